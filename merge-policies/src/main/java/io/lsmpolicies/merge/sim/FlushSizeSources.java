@@ -1,0 +1,214 @@
+package io.lsmpolicies.merge.sim;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.NoSuchElementException;
+import java.util.SplittableRandom;
+
+/**
+ * Parses flush-size sources. The text forms:
+ * <ul>
+ *   <li>{@code constant:S} &mdash; every flush is S bytes;</li>
+ *   <li>{@code uniform:A:B} &mdash; integers drawn uniformly from [A, B], both inclusive;</li>
+ *   <li>{@code normal:MEAN:SD} &mdash; normal samples rounded to integers; negative samples become 0;</li>
+ *   <li>{@code trace:FILE} &mdash; one non-negative integer per line; blank lines and lines starting with
+ *       {@code #} are skipped.</li>
+ * </ul>
+ * Random sources draw from a {@link SplittableRandom} seeded with the given seed, so a run is reproducible.
+ * Malformed text is an {@link IllegalArgumentException} that quotes the value (and the trace line) at fault.
+ */
+public final class FlushSizeSources {
+    private FlushSizeSources() {
+    }
+
+    /** Parses {@code spec} (see the class comment). */
+    public static FlushSizes parse(String spec, long seed) {
+        String[] parts = spec.split(":", -1);
+        String kind = parts[0];
+        switch (kind) {
+            case "constant" -> {
+                expectParts(spec, parts, 2, "constant:S");
+                return constant(nonNegativeLong(spec, "S", parts[1]));
+            }
+            case "uniform" -> {
+                expectParts(spec, parts, 3, "uniform:A:B");
+                long a = nonNegativeLong(spec, "A", parts[1]);
+                long b = nonNegativeLong(spec, "B", parts[2]);
+                if (a > b) {
+                    throw new IllegalArgumentException("flush size '" + spec + "': A=" + a + " exceeds B=" + b);
+                }
+                if (b == Long.MAX_VALUE) {
+                    throw new IllegalArgumentException("flush size '" + spec + "': B must be below 2^63-1");
+                }
+                return uniform(a, b, seed);
+            }
+            case "normal" -> {
+                expectParts(spec, parts, 3, "normal:MEAN:SD");
+                double mean = nonNegativeDouble(spec, "MEAN", parts[1]);
+                double sd = nonNegativeDouble(spec, "SD", parts[2]);
+                return normal(mean, sd, seed);
+            }
+            case "trace" -> {
+                if (parts.length < 2 || spec.substring(6).isBlank()) {
+                    throw new IllegalArgumentException("flush size '" + spec + "': expected trace:FILE");
+                }
+                return trace(Path.of(spec.substring("trace:".length())));
+            }
+            default -> throw new IllegalArgumentException("flush size '" + spec + "': unknown source '" + kind
+                    + "'; expected constant:S, uniform:A:B, normal:MEAN:SD or trace:FILE");
+        }
+    }
+
+    /** Every flush {@code size} bytes. */
+    public static FlushSizes constant(long size) {
+        if (size < 0) {
+            throw new IllegalArgumentException("flush size must be >= 0, was " + size);
+        }
+        return new Endless("constant:" + size) {
+            @Override
+            public long next() {
+                return size;
+            }
+        };
+    }
+
+    /** Uniform integers in [a, b]. */
+    public static FlushSizes uniform(long a, long b, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        return new Endless("uniform:" + a + ":" + b) {
+            @Override
+            public long next() {
+                return random.nextLong(a, b + 1);
+            }
+        };
+    }
+
+    /** Rounded normal samples, negative ones clamped to 0. */
+    public static FlushSizes normal(double mean, double sd, long seed) {
+        SplittableRandom random = new SplittableRandom(seed);
+        return new Endless("normal:" + mean + ":" + sd) {
+            @Override
+            public long next() {
+                return Math.max(0L, Math.round(mean + sd * random.nextGaussian()));
+            }
+        };
+    }
+
+    /** The sizes listed in {@code file}; read and validated completely before the first one is returned. */
+    public static FlushSizes trace(Path file) {
+        long[] sizes = new long[1024];
+        int n = 0;
+        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            String line;
+            long lineNumber = 0;
+            while ((line = in.readLine()) != null) {
+                lineNumber++;
+                String text = line.strip();
+                if (text.isEmpty() || text.startsWith("#")) {
+                    continue;
+                }
+                long size;
+                try {
+                    size = Long.parseLong(text);
+                } catch (NumberFormatException e) {
+                    size = -1;
+                }
+                if (size < 0) {
+                    throw new IllegalArgumentException("trace " + file + " line " + lineNumber + ": '"
+                            + abbreviate(text) + "' is not a non-negative integer flush size");
+                }
+                if (n == sizes.length) {
+                    sizes = Arrays.copyOf(sizes, n * 2);
+                }
+                sizes[n++] = size;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read trace " + file + ": " + e.getMessage(), e);
+        }
+        if (n == 0) {
+            throw new IllegalArgumentException("trace " + file + " holds no flush size");
+        }
+        long[] all = Arrays.copyOf(sizes, n);
+        String description = "trace:" + file;
+        return new FlushSizes() {
+            private int next;
+
+            @Override
+            public long next() {
+                if (next == all.length) {
+                    throw new NoSuchElementException(description + " has only " + all.length + " flush sizes");
+                }
+                return all[next++];
+            }
+
+            @Override
+            public long remaining() {
+                return all.length - next;
+            }
+
+            @Override
+            public String describe() {
+                return description;
+            }
+        };
+    }
+
+    private abstract static class Endless implements FlushSizes {
+        private final String description;
+
+        Endless(String description) {
+            this.description = description;
+        }
+
+        @Override
+        public long remaining() {
+            return Long.MAX_VALUE;
+        }
+
+        @Override
+        public String describe() {
+            return description;
+        }
+    }
+
+    private static void expectParts(String spec, String[] parts, int n, String form) {
+        if (parts.length != n) {
+            throw new IllegalArgumentException("flush size '" + spec + "': expected " + form);
+        }
+    }
+
+    private static long nonNegativeLong(String spec, String what, String text) {
+        try {
+            long v = Long.parseLong(text.strip());
+            if (v >= 0) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("flush size '" + spec + "': " + what + "='" + text
+                + "' is not a non-negative integer");
+    }
+
+    private static double nonNegativeDouble(String spec, String what, String text) {
+        try {
+            double v = Double.parseDouble(text.strip());
+            if (v >= 0 && Double.isFinite(v)) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("flush size '" + spec + "': " + what + "='" + text
+                + "' is not a non-negative number");
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 40 ? text : text.substring(0, 37) + "...";
+    }
+}

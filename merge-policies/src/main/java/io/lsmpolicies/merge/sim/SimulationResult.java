@@ -1,0 +1,39 @@
+package io.lsmpolicies.merge.sim;
+
+import java.util.Map;
+
+/**
+ * The outcome of one simulation run. Field names are stable: {@code bin/lsm-sim --format json} prints them.
+ *
+ * @param policy                      policy name
+ * @param parameters                  the policy's parameters, defaults included
+ * @param flushSize                   the flush-size source, e.g. {@code constant:1}
+ * @param seed                        the seed of random flush-size sources
+ * @param flushes                     number of flushes simulated
+ * @param flushedBytes                sum of the flush sizes
+ * @param mergeOutputBytes            bytes written by merges
+ * @param writeAmplification          (flushed bytes + merge outputs) / flushed bytes: the engine convention,
+ *                                    where a flush is written and then merged (never merging gives 1)
+ * @param modelWriteAmplification     Mathieu et al.'s cost: as above, except that a flushed MemTable merged
+ *                                    in the same step is not charged its own flush write
+ * @param averageComponentCount       mean over flushes of the SSTable count after the flush and its merges
+ * @param maxComponentCount           the largest such count
+ * @param merges                      number of merges run
+ * @param transientSpaceAmplification the largest (bytes of all SSTables, merge inputs and output together
+ *                                    during a merge) / (bytes flushed so far)
+ */
+public record SimulationResult(
+        String policy,
+        Map<String, Number> parameters,
+        String flushSize,
+        long seed,
+        long flushes,
+        long flushedBytes,
+        long mergeOutputBytes,
+        double writeAmplification,
+        double modelWriteAmplification,
+        double averageComponentCount,
+        int maxComponentCount,
+        long merges,
+        double transientSpaceAmplification) {
+}

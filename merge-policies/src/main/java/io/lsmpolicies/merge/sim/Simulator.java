@@ -1,0 +1,204 @@
+package io.lsmpolicies.merge.sim;
+
+import io.lsmpolicies.merge.spi.Decision;
+import io.lsmpolicies.merge.spi.Key;
+import io.lsmpolicies.merge.spi.MergeJob;
+import io.lsmpolicies.merge.spi.MergeKind;
+import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.PersistentStack;
+import io.lsmpolicies.merge.spi.PolicyState;
+import io.lsmpolicies.merge.spi.SSTableInfo;
+import io.lsmpolicies.merge.spi.SortedRun;
+import io.lsmpolicies.merge.spi.TreeView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Runs a stack-based policy on a sequence of flush sizes in the model of Mao et al. (VLDB Journal 2021,
+ * Sect. 3): at each step t a flush of l_t bytes becomes the newest SSTable, then the policy's merges run
+ * until it asks for none. A merge's output is exactly the sum of its inputs (no updates, no deletes). The
+ * policy objects are the ones the engine runs, driven through the same protocol ({@code onFlush}, then
+ * {@code decide} until no job), so a schedule here is the schedule in the engine.
+ *
+ * <p>The simulator enforces the stack model: every merge must take SSTables that are contiguous in the
+ * stack (a stable policy) and must be a real merge into level 0; anything else is an
+ * {@link IllegalStateException} naming the policy and the flush.
+ *
+ * <p>Cost per flush is O(policy decision + depth of the merged SSTables in the stack): the stack is a
+ * {@link PersistentStack}, so handing the policy a fresh immutable view costs O(1).
+ */
+public final class Simulator {
+    /** Bound on merges after one flush, so a policy that never settles is reported instead of looping. */
+    static final int MAX_MERGES_PER_FLUSH = 100_000;
+
+    private final MergePolicy policy;
+    private final FlushSizes sizes;
+    private final long seed;
+
+    /**
+     * @param policy the policy to run
+     * @param sizes  the flush sizes
+     * @param seed   recorded in the result (the seed the random flush sizes were drawn with)
+     */
+    public Simulator(MergePolicy policy, FlushSizes sizes, long seed) {
+        this.policy = policy;
+        this.sizes = sizes;
+        this.seed = seed;
+    }
+
+    /** Runs {@code flushes} flushes. */
+    public SimulationResult run(long flushes) {
+        return run(flushes, null);
+    }
+
+    /**
+     * Runs {@code flushes} flushes, calling {@code listener} (if not null) after each flush and its merges.
+     *
+     * @throws IllegalArgumentException if {@code flushes < 1}, a size is negative or a trace is too short
+     */
+    public SimulationResult run(long flushes, Consumer<SimulationStep> listener) {
+        if (flushes < 1) {
+            throw new IllegalArgumentException("flushes must be >= 1, was " + flushes);
+        }
+        if (sizes.remaining() < flushes) {
+            throw new IllegalArgumentException(sizes.describe() + " has only " + sizes.remaining()
+                    + " flush sizes, but " + flushes + " flushes were asked for");
+        }
+        PersistentStack<SortedRun> stack = PersistentStack.empty();
+        PolicyState state = policy.initialState();
+        long nextId = 1;
+        long flushed = 0;
+        long written = 0;
+        long notChargedByModel = 0;
+        long mergeOutput = 0;
+        long totalBytes = 0;
+        long merges = 0;
+        double transientMax = 0;
+        double countSum = 0;
+        int countMax = 0;
+        for (long t = 1; t <= flushes; t++) {
+            long size = sizes.next();
+            if (size < 0) {
+                throw new IllegalArgumentException(sizes.describe() + ": flush " + t + " has negative size " + size);
+            }
+            SSTableInfo table = SSTableInfo.builder(nextId++).bytes(size).entries(size)
+                    .sequences(t, t).flush(t).createdMillis(t).build();
+            stack = stack.push(SortedRun.of(table));
+            flushed += size;
+            written += size;
+            totalBytes += size;
+            transientMax = Math.max(transientMax, ratio(totalBytes, flushed));
+            TreeView view = TreeView.stack(stack);
+            state = policy.onFlush(state, view);
+            List<MergeJob> done = listener == null ? null : new ArrayList<>(2);
+            int mergesThisFlush = 0;
+            while (true) {
+                Decision decision = policy.decide(view, state);
+                state = decision.state();
+                if (decision.jobs().isEmpty()) {
+                    break;
+                }
+                for (MergeJob job : decision.jobs()) {
+                    if (++mergesThisFlush > MAX_MERGES_PER_FLUSH) {
+                        throw new IllegalStateException("policy " + policy.name() + " asked for more than "
+                                + MAX_MERGES_PER_FLUSH + " merges after flush " + t);
+                    }
+                    long out = job.inputBytes();
+                    SSTableInfo merged = mergedTable(nextId++, job.inputs(), t);
+                    stack = replace(stack, job, merged, t);
+                    transientMax = Math.max(transientMax, ratio(totalBytes + out, flushed));
+                    written += out;
+                    mergeOutput += out;
+                    merges++;
+                    if (job.inputs().contains(table)) {
+                        notChargedByModel += size;
+                    }
+                    if (done != null) {
+                        done.add(job);
+                    }
+                }
+                view = TreeView.stack(stack);
+            }
+            int count = stack.size();
+            countSum += count;
+            countMax = Math.max(countMax, count);
+            if (listener != null) {
+                listener.accept(new SimulationStep(t, size, List.copyOf(done), view, ratio(written, flushed),
+                        ratio(written - notChargedByModel, flushed), transientMax));
+            }
+        }
+        return new SimulationResult(policy.name(), policy.parameters().values(), sizes.describe(), seed, flushes,
+                flushed, mergeOutput, ratio(written, flushed), ratio(written - notChargedByModel, flushed),
+                countSum / flushes, countMax, merges, transientMax);
+    }
+
+    /** bytes / flushed, with 0 / 0 taken as 1 (nothing flushed, nothing written). */
+    private static double ratio(long bytes, long flushed) {
+        return flushed == 0 ? 1.0 : (double) bytes / flushed;
+    }
+
+    private static SSTableInfo mergedTable(long id, List<SSTableInfo> inputs, long t) {
+        long bytes = 0;
+        long entries = 0;
+        long tombstones = 0;
+        long minSeq = Long.MAX_VALUE;
+        long maxSeq = Long.MIN_VALUE;
+        long minFlush = Long.MAX_VALUE;
+        long maxFlush = Long.MIN_VALUE;
+        for (SSTableInfo in : inputs) {
+            bytes += in.bytes();
+            entries += in.entries();
+            tombstones += in.tombstones();
+            minSeq = Math.min(minSeq, in.minSequence());
+            maxSeq = Math.max(maxSeq, in.maxSequence());
+            minFlush = Math.min(minFlush, in.minFlushIndex());
+            maxFlush = Math.max(maxFlush, in.maxFlushIndex());
+        }
+        return SSTableInfo.builder(id).bytes(bytes).entries(entries).tombstones(tombstones)
+                .keys(Key.EMPTY, Key.EMPTY).sequences(minSeq, maxSeq).flushes(minFlush, maxFlush)
+                .createdMillis(t).build();
+    }
+
+    /**
+     * The stack with {@code job}'s inputs, which must be contiguous and given newest first, replaced by
+     * {@code merged}. O(depth of the inputs).
+     */
+    private PersistentStack<SortedRun> replace(PersistentStack<SortedRun> stack, MergeJob job, SSTableInfo merged,
+            long t) {
+        if (job.kind() != MergeKind.REAL || job.outputLevel() != 0) {
+            throw new IllegalStateException("policy " + policy.name() + " asked for a " + job.kind()
+                    + " into level " + job.outputLevel() + " after flush " + t + "; the stack model runs only real "
+                    + "merges into level 0");
+        }
+        List<SSTableInfo> inputs = job.inputs();
+        long firstId = inputs.get(0).id();
+        List<SortedRun> above = new ArrayList<>();
+        PersistentStack<SortedRun> rest = stack;
+        while (!rest.isEmpty() && rest.peek().first().id() != firstId) {
+            above.add(rest.peek());
+            rest = rest.pop();
+        }
+        for (SSTableInfo input : inputs) {
+            if (rest.isEmpty() || rest.peek().first().id() != input.id()) {
+                throw new IllegalStateException("policy " + policy.name() + " asked after flush " + t
+                        + " to merge SSTables " + ids(inputs) + ", which are not contiguous in the stack (newest "
+                        + "first); stack-based policies must be stable");
+            }
+            rest = rest.pop();
+        }
+        rest = rest.push(SortedRun.of(merged));
+        for (int i = above.size() - 1; i >= 0; i--) {
+            rest = rest.push(above.get(i));
+        }
+        return rest;
+    }
+
+    private static List<Long> ids(List<SSTableInfo> tables) {
+        List<Long> ids = new ArrayList<>(tables.size());
+        for (SSTableInfo t : tables) {
+            ids.add(t.id());
+        }
+        return ids;
+    }
+}

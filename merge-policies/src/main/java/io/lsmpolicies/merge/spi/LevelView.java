@@ -1,0 +1,35 @@
+package io.lsmpolicies.merge.spi;
+
+import java.util.List;
+
+/**
+ * One level of the tree: its sorted runs, <b>newest first</b> (index 0 is the most recently created run).
+ * A stack-based policy sees a single level 0 whose runs hold one SSTable each; a leveled tree has several
+ * runs (overlapping files) in level 0 and one run per deeper level. Immutable.
+ *
+ * @param number the level number, {@code >= 0}
+ * @param runs   the runs, newest first; an immutable list (copied unless already immutable)
+ */
+public record LevelView(int number, List<SortedRun> runs) {
+
+    public LevelView {
+        if (number < 0) {
+            throw new IllegalArgumentException("level number must be >= 0, was " + number);
+        }
+        runs = ImmutableLists.of(runs);
+    }
+
+    /** Number of runs in the level. */
+    public int runCount() {
+        return runs.size();
+    }
+
+    /** Total bytes of the level. O(number of SSTables). */
+    public long bytes() {
+        long sum = 0;
+        for (SortedRun r : runs) {
+            sum += r.bytes();
+        }
+        return sum;
+    }
+}

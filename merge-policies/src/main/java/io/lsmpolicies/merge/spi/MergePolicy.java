@@ -1,0 +1,58 @@
+package io.lsmpolicies.merge.spi;
+
+/**
+ * A merge policy: a pure function from an immutable {@link TreeView} (plus the policy's own small
+ * {@link PolicyState}) to merge jobs. It never touches files, threads or locks.
+ *
+ * <p>Protocol, as the engine and the simulator drive it:
+ * <ol>
+ *   <li>After a flush has been installed (the flushed SSTable is the newest run of level 0), call
+ *       {@link #onFlush} once with the new view and keep the state it returns.</li>
+ *   <li>Call {@link #decide}; schedule its jobs (marking their inputs {@code compacting}) and keep its state.
+ *       Call {@link #decide} again, with the inputs of scheduled jobs marked, until it returns no job.</li>
+ *   <li>After every finished merge has been installed, go back to step 2.</li>
+ *   <li>Before installing the next flush, wait while {@link #isMergeLagging} is true.</li>
+ * </ol>
+ * Implementations are immutable and thread-safe; all variable state lives in {@link PolicyState}.
+ */
+public interface MergePolicy {
+
+    /** The policy's registered name, e.g. {@code binomial}. */
+    String name();
+
+    /** The validated parameters this instance was created with. */
+    PolicyParameters parameters();
+
+    /** The state of a tree that has seen no flush. */
+    PolicyState initialState();
+
+    /**
+     * Reads a state written by {@link PolicyState#encode()} of this policy.
+     *
+     * @throws IllegalArgumentException naming the policy if the bytes are not such a state
+     */
+    PolicyState decodeState(byte[] encoded);
+
+    /**
+     * Accounts for one flush. REQUIRES: {@code view} already holds the flushed SSTable as level 0's newest run.
+     *
+     * @return the state after the flush (the same state if the policy does not count flushes)
+     */
+    default PolicyState onFlush(PolicyState state, TreeView view) {
+        return state;
+    }
+
+    /**
+     * The merges to run now. Inputs of running merges are marked {@link SSTableInfo#compacting()} and are
+     * never chosen again; a stack-based policy returns nothing while any merge runs.
+     */
+    Decision decide(TreeView view, PolicyState state);
+
+    /**
+     * Whether merging is behind: the writer must not install another flush until this turns false. This
+     * is how a bounded-depth policy keeps its bound while merges run in the background.
+     */
+    default boolean isMergeLagging(TreeView view, PolicyState state) {
+        return false;
+    }
+}

@@ -1,0 +1,48 @@
+package io.lsmpolicies.merge.spi;
+
+/**
+ * How a merge cuts its output into SSTables.
+ */
+public sealed interface OutputCut {
+
+    /** One output SSTable holding everything (the only cut stack-based policies use). */
+    record SingleFile() implements OutputCut {
+    }
+
+    /** A new output SSTable whenever the current one reaches {@code targetBytes}. */
+    record ByTargetSize(long targetBytes) implements OutputCut {
+        public ByTargetSize {
+            if (targetBytes <= 0) {
+                throw new IllegalArgumentException("targetBytes must be > 0, was " + targetBytes);
+            }
+        }
+    }
+
+    /**
+     * By target size, and also before the output would overlap more than {@code maxGrandparentOverlapBytes}
+     * of the level below the output level (RocksDB's rule).
+     */
+    record AtGrandparentBoundaries(long targetBytes, long maxGrandparentOverlapBytes) implements OutputCut {
+        public AtGrandparentBoundaries {
+            if (targetBytes <= 0 || maxGrandparentOverlapBytes <= 0) {
+                throw new IllegalArgumentException("targetBytes and maxGrandparentOverlapBytes must be > 0, were "
+                        + targetBytes + " and " + maxGrandparentOverlapBytes);
+            }
+        }
+    }
+
+    /** By target size, and also at the round-robin cursor key, so no output straddles it. */
+    record AtCursor(long targetBytes, Key cursor) implements OutputCut {
+        public AtCursor {
+            if (targetBytes <= 0) {
+                throw new IllegalArgumentException("targetBytes must be > 0, was " + targetBytes);
+            }
+            if (cursor == null) {
+                throw new IllegalArgumentException("cursor is required");
+            }
+        }
+    }
+
+    /** The shared {@link SingleFile} instance. */
+    OutputCut SINGLE_FILE = new SingleFile();
+}

@@ -1,0 +1,56 @@
+package io.lsmpolicies.merge.spi;
+
+import java.util.List;
+
+/**
+ * A sorted run: SSTables with disjoint key ranges, ordered by key (ascending). A stack-based policy's
+ * runs each hold exactly one SSTable. Immutable.
+ *
+ * @param tables the SSTables, ascending by key, non-empty, pairwise non-overlapping
+ */
+public record SortedRun(List<SSTableInfo> tables) {
+
+    public SortedRun {
+        tables = List.copyOf(tables);
+        if (tables.isEmpty()) {
+            throw new IllegalArgumentException("a sorted run holds at least one SSTable");
+        }
+        for (int i = 1; i < tables.size(); i++) {
+            SSTableInfo prev = tables.get(i - 1);
+            SSTableInfo next = tables.get(i);
+            if (prev.maxKey().compareTo(next.minKey()) >= 0) {
+                throw new IllegalArgumentException("sorted run: SSTable " + next.id() + " (from " + next.minKey()
+                        + ") does not start after SSTable " + prev.id() + " (to " + prev.maxKey() + ")");
+            }
+        }
+    }
+
+    /** A run of one SSTable, the shape every run has under a stack-based policy. */
+    public static SortedRun of(SSTableInfo table) {
+        return new SortedRun(List.of(table));
+    }
+
+    /** The first (smallest-key) SSTable; for a one-table run, the table. */
+    public SSTableInfo first() {
+        return tables.get(0);
+    }
+
+    /** Total bytes of the run's SSTables. */
+    public long bytes() {
+        long sum = 0;
+        for (SSTableInfo t : tables) {
+            sum += t.bytes();
+        }
+        return sum;
+    }
+
+    /** Whether any SSTable of the run is the input of a running merge. */
+    public boolean compacting() {
+        for (SSTableInfo t : tables) {
+            if (t.compacting()) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
