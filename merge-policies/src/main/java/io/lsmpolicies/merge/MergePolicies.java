@@ -4,7 +4,6 @@ import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.PolicyConfigurationException;
 import io.lsmpolicies.merge.spi.PolicyFactory;
 import io.lsmpolicies.merge.spi.PolicyParameters;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -76,28 +75,12 @@ public final class MergePolicies {
      * @throws PolicyConfigurationException if the text is malformed or names a bad policy or parameter
      */
     public static MergePolicy parse(String spec) {
-        String text = spec.trim();
-        int colon = text.indexOf(':');
-        String name = colon < 0 ? text : text.substring(0, colon).trim();
-        Map<String, String> params = new LinkedHashMap<>();
-        if (colon >= 0) {
-            for (String pair : text.substring(colon + 1).split(",")) {
-                if (pair.isBlank()) {
-                    continue;
-                }
-                int eq = pair.indexOf('=');
-                if (eq <= 0) {
-                    throw new PolicyConfigurationException(name, pair.trim(), null, "policy '" + name
-                            + "': expected param=value, got '" + pair.trim() + "' in '" + spec + "'");
-                }
-                String key = pair.substring(0, eq).trim();
-                if (params.put(key, pair.substring(eq + 1).trim()) != null) {
-                    throw new PolicyConfigurationException(name, key, null,
-                            "policy '" + name + "': parameter '" + key + "' given twice in '" + spec + "'");
-                }
-            }
-        }
-        return create(name, params);
+        return create(PolicySpec.parse(spec));
+    }
+
+    /** Creates the policy {@code spec} names, with its parameters. */
+    public static MergePolicy create(PolicySpec spec) {
+        return create(spec.name(), spec.parameters());
     }
 
     /** The names of every registered policy, sorted. */

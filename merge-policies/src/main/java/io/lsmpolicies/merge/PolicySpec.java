@@ -1,0 +1,74 @@
+package io.lsmpolicies.merge;
+
+import io.lsmpolicies.merge.spi.PolicyConfigurationException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A policy named with raw (unvalidated) parameter values, in the text form {@code name} or
+ * {@code name:param=value,param=value} (e.g. {@code binomial:k=4}). Validation happens in
+ * {@link MergePolicies#create}.
+ *
+ * @param name       the policy name
+ * @param parameters raw values by parameter name, in the order given
+ */
+public record PolicySpec(String name, Map<String, String> parameters) {
+
+    public PolicySpec {
+        if (name == null || name.isBlank()) {
+            throw new PolicyConfigurationException(String.valueOf(name), null, null, "a policy name is required");
+        }
+        parameters = Collections.unmodifiableMap(new LinkedHashMap<>(parameters));
+    }
+
+    /**
+     * Parses the text form.
+     *
+     * @throws PolicyConfigurationException if a pair is not {@code param=value} or a parameter repeats
+     */
+    public static PolicySpec parse(String text) {
+        String trimmed = text.trim();
+        int colon = trimmed.indexOf(':');
+        String name = colon < 0 ? trimmed : trimmed.substring(0, colon).trim();
+        Map<String, String> params = new LinkedHashMap<>();
+        if (colon >= 0) {
+            for (String pair : trimmed.substring(colon + 1).split(",")) {
+                if (pair.isBlank()) {
+                    continue;
+                }
+                int eq = pair.indexOf('=');
+                if (eq <= 0) {
+                    throw new PolicyConfigurationException(name, pair.trim(), null, "policy '" + name
+                            + "': expected param=value, got '" + pair.trim() + "' in '" + text + "'");
+                }
+                String key = pair.substring(0, eq).trim();
+                if (params.put(key, pair.substring(eq + 1).trim()) != null) {
+                    throw new PolicyConfigurationException(name, key, null,
+                            "policy '" + name + "': parameter '" + key + "' given twice in '" + text + "'");
+                }
+            }
+        }
+        return new PolicySpec(name, params);
+    }
+
+    /** This spec with {@code extra} values added where this spec gives none. */
+    public PolicySpec withDefaults(Map<String, String> extra) {
+        Map<String, String> merged = new LinkedHashMap<>(extra);
+        merged.putAll(parameters);
+        return new PolicySpec(name, merged);
+    }
+
+    /** The text form, e.g. {@code binomial:k=4}. */
+    @Override
+    public String toString() {
+        if (parameters.isEmpty()) {
+            return name;
+        }
+        List<String> pairs = new ArrayList<>();
+        parameters.forEach((k, v) -> pairs.add(k + "=" + v));
+        return name + ":" + String.join(",", pairs);
+    }
+}

@@ -1,0 +1,217 @@
+package io.lsmpolicies.merge.sim.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.lsmpolicies.merge.MergePolicies;
+import io.lsmpolicies.merge.sim.FlushSizeSources;
+import io.lsmpolicies.merge.sim.FlushSizes;
+import io.lsmpolicies.merge.sim.SimulationResult;
+import io.lsmpolicies.merge.sim.Simulator;
+import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.ParameterSpec;
+import io.lsmpolicies.merge.spi.PolicyFactory;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code bin/lsm-sim}: runs merge policies on a flush-size sequence in the model of Mao et al. and
+ * reports write amplification, SSTable counts, merges and transient space amplification, as a table,
+ * JSON or CSV, with an optional per-flush CSV trace and a PNG plot of write amplification against flushes.
+ */
+@Command(name = "lsm-sim", mixinStandardHelpOptions = true, version = "lsm-sim 0.1.0",
+        sortOptions = false, usageHelpWidth = 110,
+        description = "Simulates LSM merge policies on a sequence of flush sizes (the model of Mao et al., "
+                + "VLDB Journal 2021) and compares their write amplification and SSTable counts.",
+        footer = {"", "Examples:",
+                "  lsm-sim --policy binomial --param k=6 --flushes 24000 --flush-size constant:1 --format json",
+                "  lsm-sim --all --param k=6 --flushes 100000 --flush-size uniform:90:110 --plot results/wa.png",
+                "  lsm-sim --policy binomial:k=4 --policy binomial:k=8 --flushes 10000 --trace-out t.csv",
+                "Exit status: 0 success, 2 bad arguments or input, 1 I/O failure."})
+public final class LsmSim implements Callable<Integer> {
+
+    enum Format { table, json, csv }
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--policy", paramLabel = "NAME[:P=V,...]",
+            description = "Policy to simulate, optionally with parameters; repeat to compare several.")
+    private List<String> policies = new ArrayList<>();
+
+    @Option(names = "--all", description = "Simulate every registered policy.")
+    private boolean all;
+
+    @Option(names = "--param", paramLabel = "[POLICY.]P=V",
+            description = "Parameter for every selected policy that has it (or, qualified, for one policy).")
+    private List<String> params = new ArrayList<>();
+
+    @Option(names = "--flushes", paramLabel = "N",
+            description = "Number of flushes (default for trace:FILE: every size in the file).")
+    private Long flushes;
+
+    @Option(names = "--flush-size", paramLabel = "SOURCE", defaultValue = "constant:1",
+            description = "constant:S, uniform:A:B, normal:MEAN:SD or trace:FILE (default: ${DEFAULT-VALUE}).")
+    private String flushSize;
+
+    @Option(names = "--seed", defaultValue = "42", description = "Seed of random flush sizes (default: ${DEFAULT-VALUE}).")
+    private long seed;
+
+    @Option(names = "--format", defaultValue = "table",
+            description = "Output: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    private Format format;
+
+    @Option(names = "--trace-out", paramLabel = "FILE.csv", description = "Write one CSV row per flush and policy.")
+    private Path traceOut;
+
+    @Option(names = "--plot", paramLabel = "FILE.png", description = "Plot write amplification against flushes.")
+    private Path plot;
+
+    @Option(names = "--list", description = "List the policies and their parameters, then exit.")
+    private boolean list;
+
+    public static void main(String[] args) {
+        System.setProperty("java.awt.headless", "true");
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The configured command line (error handling included); tests call {@code execute} on it. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new LsmSim());
+        cl.setCaseInsensitiveEnumValuesAllowed(true);
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            PrintWriter err = commandLine.getErr();
+            if (e instanceof IllegalArgumentException || e instanceof java.util.NoSuchElementException) {
+                err.println("lsm-sim: " + e.getMessage());
+                err.flush();
+                return 2;
+            }
+            if (e instanceof UncheckedIOException) {
+                err.println("lsm-sim: " + e.getMessage());
+                err.flush();
+                return 1;
+            }
+            throw e;
+        });
+        return cl;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        if (list) {
+            listPolicies(out);
+            return 0;
+        }
+        List<String> selected = new ArrayList<>(policies);
+        if (all) {
+            selected.addAll(MergePolicies.names());
+        }
+        if (selected.isEmpty()) {
+            throw new IllegalArgumentException("no policy selected: give --policy NAME (see --list) or --all");
+        }
+        List<MergePolicy> runs = PolicySelection.resolve(selected, params);
+        long n = flushCount();
+        List<String> labels = labels(runs);
+        List<SimulationResult> results = new ArrayList<>();
+        List<Double> seconds = new ArrayList<>();
+        WriteAmplificationPlot chart = plot == null ? null : new WriteAmplificationPlot(n);
+        try (TraceCsv trace = traceOut == null ? null : new TraceCsv(traceOut)) {
+            for (int i = 0; i < runs.size(); i++) {
+                String label = labels.get(i);
+                if (chart != null) {
+                    chart.startSeries(label);
+                }
+                Simulator simulator = new Simulator(runs.get(i), FlushSizeSources.parse(flushSize, seed), seed);
+                long start = System.nanoTime();
+                SimulationResult r = (trace == null && chart == null) ? simulator.run(n) : simulator.run(n, step -> {
+                    if (trace != null) {
+                        trace.row(label, step);
+                    }
+                    if (chart != null) {
+                        chart.point(step.flush(), step.writeAmplification());
+                    }
+                });
+                seconds.add((System.nanoTime() - start) / 1e9);
+                results.add(r);
+            }
+        }
+        if (chart != null) {
+            chart.write(plot, flushSize + ", " + n + " flushes");
+        }
+        switch (format) {
+            case table -> ResultTable.print(out, results, labels, seconds);
+            case json -> printJson(out, results);
+            case csv -> printCsv(out, results, labels);
+        }
+        out.flush();
+        return 0;
+    }
+
+    private long flushCount() {
+        if (flushes != null) {
+            if (flushes < 1) {
+                throw new IllegalArgumentException("--flushes must be >= 1, was " + flushes);
+            }
+            return flushes;
+        }
+        FlushSizes sizes = FlushSizeSources.parse(flushSize, seed);
+        if (sizes.remaining() == Long.MAX_VALUE) {
+            throw new IllegalArgumentException("--flushes N is required unless --flush-size is trace:FILE");
+        }
+        return sizes.remaining();
+    }
+
+    private static List<String> labels(List<MergePolicy> runs) {
+        List<String> labels = new ArrayList<>();
+        for (MergePolicy p : runs) {
+            labels.add(PolicySelection.label(p));
+        }
+        for (int i = 0; i < labels.size(); i++) {
+            if (labels.indexOf(labels.get(i)) != labels.lastIndexOf(labels.get(i))) {
+                labels.set(i, runs.get(i).name() + " " + runs.get(i).parameters());
+            }
+        }
+        return labels;
+    }
+
+    private static void printJson(PrintWriter out, List<SimulationResult> results) throws Exception {
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        out.println(mapper.writeValueAsString(results.size() == 1 ? results.get(0) : results));
+    }
+
+    private static void printCsv(PrintWriter out, List<SimulationResult> results, List<String> labels) {
+        out.println("policy,parameters,flush_size,seed,flushes,flushed_bytes,merge_output_bytes,write_amplification,"
+                + "model_write_amplification,average_component_count,max_component_count,merges,"
+                + "transient_space_amplification");
+        for (int i = 0; i < results.size(); i++) {
+            SimulationResult r = results.get(i);
+            StringBuilder params = new StringBuilder();
+            r.parameters().forEach((k, v) -> params.append(params.length() == 0 ? "" : ";").append(k).append('=')
+                    .append(v));
+            out.println(String.format(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%d,%d,%.6f", r.policy(),
+                    params, r.flushSize(), r.seed(), r.flushes(), r.flushedBytes(), r.mergeOutputBytes(),
+                    r.writeAmplification(), r.modelWriteAmplification(), r.averageComponentCount(),
+                    r.maxComponentCount(), r.merges(), r.transientSpaceAmplification()));
+        }
+    }
+
+    private static void listPolicies(PrintWriter out) {
+        for (PolicyFactory f : MergePolicies.factories().values()) {
+            out.println(f.name() + " - " + f.description());
+            for (ParameterSpec p : f.parameters()) {
+                out.println("    " + p.name() + "  " + p.accepted()
+                        + (p.required() ? ", required" : ", default " + p.defaultValue()) + "  " + p.description());
+            }
+        }
+    }
+}

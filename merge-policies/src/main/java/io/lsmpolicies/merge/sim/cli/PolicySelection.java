@@ -1,0 +1,91 @@
+package io.lsmpolicies.merge.sim.cli;
+
+import io.lsmpolicies.merge.MergePolicies;
+import io.lsmpolicies.merge.PolicySpec;
+import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.ParameterSpec;
+import io.lsmpolicies.merge.spi.PolicyConfigurationException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Turns the command line's {@code --policy} and {@code --param} values into policies. A value of
+ * {@code --param} is {@code name=value} (given to every selected policy that declares {@code name}) or
+ * {@code policy.name=value} (to that policy only); parameters inside {@code --policy name:p=v} win over both.
+ */
+final class PolicySelection {
+    private PolicySelection() {
+    }
+
+    static List<MergePolicy> resolve(List<String> policies, List<String> params) {
+        List<PolicySpec> specs = new ArrayList<>();
+        for (String text : policies) {
+            specs.add(PolicySpec.parse(text));
+        }
+        Map<String, String> everyone = new LinkedHashMap<>();
+        Map<String, Map<String, String>> perPolicy = new LinkedHashMap<>();
+        for (String param : params) {
+            int eq = param.indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("--param '" + param + "': expected name=value or policy.name=value");
+            }
+            String key = param.substring(0, eq).trim();
+            String value = param.substring(eq + 1).trim();
+            int dot = key.indexOf('.');
+            if (dot > 0) {
+                perPolicy.computeIfAbsent(key.substring(0, dot), p -> new LinkedHashMap<>())
+                        .put(key.substring(dot + 1), value);
+            } else {
+                everyone.put(key, value);
+            }
+        }
+        Set<String> selectedNames = new HashSet<>();
+        Set<String> used = new HashSet<>();
+        List<MergePolicy> out = new ArrayList<>();
+        for (PolicySpec spec : specs) {
+            selectedNames.add(spec.name());
+            Map<String, String> extra = new LinkedHashMap<>();
+            Set<String> declared = new HashSet<>();
+            for (ParameterSpec p : MergePolicies.factory(spec.name()).parameters()) {
+                declared.add(p.name());
+            }
+            everyone.forEach((k, v) -> {
+                if (declared.contains(k)) {
+                    extra.put(k, v);
+                    used.add(k);
+                }
+            });
+            extra.putAll(perPolicy.getOrDefault(spec.name(), Map.of()));
+            out.add(MergePolicies.create(spec.withDefaults(extra)));
+        }
+        for (String policy : perPolicy.keySet()) {
+            if (!selectedNames.contains(policy)) {
+                throw new PolicyConfigurationException(policy, null, null,
+                        "--param " + policy + ".*: policy '" + policy + "' is not selected with --policy");
+            }
+        }
+        for (String k : everyone.keySet()) {
+            if (!used.contains(k)) {
+                throw new PolicyConfigurationException(String.join(",", selectedNames), k, everyone.get(k),
+                        "--param " + k + "=" + everyone.get(k) + ": none of the selected policies ("
+                                + String.join(", ", selectedNames) + ") has a parameter '" + k + "'");
+            }
+        }
+        return out;
+    }
+
+    /** A short label: the name, plus the parameters when several runs share a name, e.g. {@code binomial k=4}. */
+    static String label(MergePolicy policy) {
+        StringBuilder b = new StringBuilder(policy.name());
+        policy.parameters().values().forEach((k, v) -> {
+            if (k.equals("k") || k.equals("size-ratio")) {
+                b.append(' ').append(k.equals("k") ? "k" : "B").append('=').append(v);
+            }
+        });
+        return b.toString();
+    }
+}

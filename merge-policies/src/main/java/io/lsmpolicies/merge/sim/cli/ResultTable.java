@@ -1,0 +1,31 @@
+package io.lsmpolicies.merge.sim.cli;
+
+import io.lsmpolicies.merge.sim.SimulationResult;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+
+/** Prints results as an aligned text table, one row per policy, with the seconds each run took. */
+final class ResultTable {
+    private ResultTable() {
+    }
+
+    static void print(PrintWriter out, List<SimulationResult> results, List<String> labels, List<Double> seconds) {
+        String header = String.format(Locale.ROOT, "%-24s %12s %10s %10s %9s %9s %12s %9s %8s",
+                "policy", "flushes", "WA", "model WA", "avg SST", "max SST", "merges", "transient", "seconds");
+        out.println(header);
+        out.println("-".repeat(header.length()));
+        for (int i = 0; i < results.size(); i++) {
+            SimulationResult r = results.get(i);
+            out.println(String.format(Locale.ROOT, "%-24s %12d %10.3f %10.3f %9.3f %9d %12d %9.3f %8.2f",
+                    labels.get(i), r.flushes(), r.writeAmplification(), r.modelWriteAmplification(),
+                    r.averageComponentCount(), r.maxComponentCount(), r.merges(),
+                    r.transientSpaceAmplification(), seconds.get(i)));
+        }
+        out.println();
+        out.println("flush sizes: " + results.get(0).flushSize() + " (seed " + results.get(0).seed() + ");"
+                + " WA = (flushed + merge outputs) / flushed; model WA = Mathieu et al.'s cost;"
+                + " avg/max SST = SSTables after each flush; transient = max space during a merge / flushed");
+        out.flush();
+    }
+}

@@ -1,0 +1,110 @@
+package io.lsmpolicies.merge.sim.cli;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.style.markers.SeriesMarkers;
+import org.knowm.xchart.style.Styler;
+
+/**
+ * Collects write amplification against flushes for several policies and draws them in one PNG, like
+ * Fig. 3 of Mao et al. (VLDB Journal 2021). Each series keeps at most about {@link #POINTS} evenly spaced
+ * points (plus the first and last flush), so a million-flush run plots as quickly as a short one.
+ */
+final class WriteAmplificationPlot {
+    static final int POINTS = 2000;
+
+    /** Ten colours that stay apart from one another (Tableau 10). */
+    private static final java.awt.Color[] PALETTE = {
+        new java.awt.Color(0x4E79A7), new java.awt.Color(0xF28E2B), new java.awt.Color(0xE15759),
+        new java.awt.Color(0x76B7B2), new java.awt.Color(0x59A14F), new java.awt.Color(0xEDC948),
+        new java.awt.Color(0xB07AA1), new java.awt.Color(0xFF9DA7), new java.awt.Color(0x9C755F),
+        new java.awt.Color(0xBAB0AC)};
+
+    private final long flushes;
+    private final long every;
+    private final List<Series> series = new ArrayList<>();
+
+    private static final class Series {
+        final String label;
+        double[] x;
+        double[] y;
+        int n;
+
+        Series(String label, int capacity) {
+            this.label = label;
+            this.x = new double[capacity];
+            this.y = new double[capacity];
+        }
+    }
+
+    WriteAmplificationPlot(long flushes) {
+        this.flushes = flushes;
+        this.every = Math.max(1, (flushes + POINTS - 1) / POINTS);
+    }
+
+    /** Starts the series of the next policy. */
+    void startSeries(String label) {
+        series.add(new Series(label, (int) (flushes / every) + 3));
+    }
+
+    /** Offers one flush's running write amplification; kept if it falls on the sampling grid. */
+    void point(long flush, double writeAmplification) {
+        if (flush % every == 0 || flush == flushes || flush == 1) {
+            Series s = series.get(series.size() - 1);
+            s.x[s.n] = flush;
+            s.y[s.n] = writeAmplification;
+            s.n++;
+        }
+    }
+
+    /**
+     * Whether the y axis is logarithmic: when the final write amplifications span more than two decades
+     * (Constant beside Binomial, say), a linear axis would flatten every curve but one.
+     */
+    boolean logarithmic() {
+        double lo = Double.MAX_VALUE;
+        double hi = 0;
+        for (Series s : series) {
+            if (s.n > 0) {
+                lo = Math.min(lo, s.y[s.n - 1]);
+                hi = Math.max(hi, s.y[s.n - 1]);
+            }
+        }
+        return hi > 100 * lo;
+    }
+
+    /** Writes the PNG to {@code path}, creating parent directories. */
+    void write(Path path, String subtitle) {
+        XYChart chart = new XYChartBuilder().width(1000).height(650)
+                .title("Write amplification against flushes (" + subtitle + ")")
+                .xAxisTitle("flushes").yAxisTitle("write amplification" + (logarithmic() ? " (log scale)" : ""))
+                .build();
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setPlotGridLinesVisible(true);
+        chart.getStyler().setYAxisLogarithmic(logarithmic());
+        chart.getStyler().setSeriesColors(PALETTE);
+        for (Series s : series) {
+            chart.addSeries(s.label, Arrays.copyOf(s.x, s.n), Arrays.copyOf(s.y, s.n)).setMarker(SeriesMarkers.NONE);
+        }
+        try {
+            Path parent = path.toAbsolutePath().getParent();
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            try (OutputStream out = Files.newOutputStream(path)) {
+                BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write plot " + path + ": " + e.getMessage(), e);
+        }
+    }
+}
