@@ -30,19 +30,26 @@ public final class BinomialPolicy extends ScheduledStackPolicy {
         return target(k, t);
     }
 
-    /** 1 + B(m', min(m', k) - 1, t - T_k(m' - 1) - 1). REQUIRES: t &gt;= 1. */
+    /** 1 + B(m', min(m', k) - 1, t - T_k(m' - 1) - 1). REQUIRES: 1 &lt;= t &lt;= 2^62. */
     static int target(int k, long t) {
+        Binomials.checkFlushIndex(t);
+        // Blocks m <= k have C(2m - 1, m) flushes: walk them (they saturate long by m = 34).
         long before = 0; // T_k(m - 1)
         long m = 1;
-        while (true) {
-            long block = Binomials.choose(m + Math.min(m, k) - 1, m);
-            long through = Binomials.addSaturated(before, block); // T_k(m)
+        for (; m <= k; m++) {
+            long through = Binomials.addSaturated(before, Binomials.choose(2 * m - 1, m));
             if (through >= t) {
-                break;
+                return 1 + Binomials.stackDepth(m, m - 1, t - before - 1);
             }
             before = through;
-            m++;
         }
-        return 1 + Binomials.stackDepth(m, Math.min(m, k) - 1, t - before - 1);
+        // Past block k, by the hockey-stick identity T_k(m) = T_k(k) + C(m + k, k) - C(2k, k): the first
+        // m with T_k(m) >= t is the first with C(m + k, k) > t - 1 - T_k(k) + C(2k, k).
+        // Reached only for k <= 33 (else block k alone passes 2^63), so C(2k, k) fits and
+        // base = C(2k, k) - T_k(k) <= C(2k, k) / 2 < 2^62: t - 1 + base and T_k(m2 - 1) + base stay below 2^63.
+        long base = Binomials.choose(2L * k, k) - before;
+        long m2 = Binomials.smallestAbove(k, t - 1 + base);
+        long beforeBlock = Binomials.choose(m2 - 1 + k, k) - base; // T_k(m2 - 1)
+        return 1 + Binomials.stackDepth(m2, k - 1, t - beforeBlock - 1);
     }
 }

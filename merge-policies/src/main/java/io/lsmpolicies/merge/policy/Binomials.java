@@ -6,11 +6,19 @@ import java.math.BigInteger;
  * Exact integer arithmetic for the schedules of Mathieu et al. (MinLatency, Binomial). Binomial
  * coefficients overflow {@code long} quickly (C(68, 34) already does); every function here detects it and
  * <em>saturates</em> at {@link #SATURATED} instead of wrapping. Saturation is exact for the only use the
- * schedules make of these values: comparing them with a flush index, itself a {@code long}.
+ * schedules make of these values: comparing them with a flush index t &lt;= {@link #MAX_FLUSH_INDEX}, which is
+ * strictly below {@code SATURATED}, so a saturated value is correctly "greater than t".
  */
 final class Binomials {
     /** Stands for "at least {@code Long.MAX_VALUE}". */
     static final long SATURATED = Long.MAX_VALUE;
+
+    /**
+     * The largest flush index the schedules accept, 2^62 (146,000 years at a million flushes a second). Below
+     * it every intermediate value of {@link BinomialPolicy#target} fits a {@code long} exactly and every
+     * comparison with a saturated coefficient is exact.
+     */
+    static final long MAX_FLUSH_INDEX = 1L << 62;
 
     private Binomials() {
     }
@@ -41,6 +49,13 @@ final class Binomials {
         return c;
     }
 
+    /** Checks {@code 1 <= t <= MAX_FLUSH_INDEX}, the domain of the schedules. */
+    static void checkFlushIndex(long t) {
+        if (t < 1 || t > MAX_FLUSH_INDEX) {
+            throw new IllegalArgumentException("flush index must be in [1, " + MAX_FLUSH_INDEX + "], was " + t);
+        }
+    }
+
     /** {@code a + b} for non-negative operands, saturating. */
     static long addSaturated(long a, long b) {
         long sum = a + b;
@@ -55,7 +70,9 @@ final class Binomials {
      *   B(m, k, t) = B(m - 1, k, t)                     if t &lt; C(m + k - 1, k)
      *              = 1 + B(m, k - 1, t - C(m + k - 1, k)) otherwise
      * </pre>
-     * Evaluated iteratively: each step lowers m or k, so at most m + k steps of O(min(m, k)) each.
+     * Evaluated iteratively. A run of the first case is one binary search for the largest m' &lt;= m with
+     * C(m' + k - 1, k) &lt;= t, so the work is O(B log m) coefficients of O(min(m, k)) each, and B &lt;= k:
+     * small for every k even when m is huge (for k = 1, m' equals t).
      * REQUIRES: {@code 0 <= t < C(m + k, k)} (t is a node of tau*(m, k), or 0).
      */
     static int stackDepth(long m, long k, long t) {
@@ -65,15 +82,53 @@ final class Binomials {
                 throw new IllegalStateException("B(m, k, t) evaluated outside its domain (m=" + m + ", k=" + k
                         + ", t=" + t + ")");
             }
-            long c = choose(m + k - 1, k);
-            if (t < c) {
-                m--;
-            } else {
-                depth++;
-                t -= c;
-                k--;
+            if (choose(m + k - 1, k) > t) {
+                m = largestAtMost(k, t, m);
             }
+            depth++;
+            t -= choose(m + k - 1, k);
+            k--;
         }
         return depth;
+    }
+
+    /** The largest m' in [1, m) with C(m' + k - 1, k) &lt;= t; it exists because C(k, k) = 1 &lt;= t. */
+    private static long largestAtMost(long k, long t, long m) {
+        long lo = 1; // C(lo + k - 1, k) <= t
+        long hi = m; // C(hi + k - 1, k) > t
+        while (hi - lo > 1) {
+            long mid = lo + (hi - lo) / 2;
+            if (choose(mid + k - 1, k) <= t) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * The smallest m &gt;= 1 with C(m + k, k) &gt; t, by doubling then bisection: O(log m) coefficients.
+     * REQUIRES: {@code 0 <= t < SATURATED}, and {@code t <= MAX_FLUSH_INDEX} when k = 1.
+     */
+    static long smallestAbove(long k, long t) {
+        long hi = 1;
+        // Capped at 2^62: C(2^62 + k, k) exceeds every t passed here (k = 1 gets t <= 2^62, k >= 2 saturates).
+        while (hi < MAX_FLUSH_INDEX && choose(hi + k, k) <= t) {
+            hi *= 2;
+        }
+        long lo = hi / 2; // 0, or a value with C(lo + k, k) <= t
+        if (lo == 0) {
+            return 1;
+        }
+        while (hi - lo > 1) {
+            long mid = lo + (hi - lo) / 2;
+            if (choose(mid + k, k) <= t) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return hi;
     }
 }

@@ -30,7 +30,7 @@ public record FlushCount(long flushes, long decided) implements PolicyState {
 
     /** The state after one more flush. */
     public FlushCount nextFlush() {
-        if (flushes == Long.MAX_VALUE) {
+        if (flushes >= Binomials.MAX_FLUSH_INDEX) {
             throw new IllegalStateException("flush counter would overflow after " + flushes + " flushes");
         }
         return new FlushCount(flushes + 1, decided);

@@ -18,8 +18,9 @@ import io.lsmpolicies.merge.spi.PolicyParameters;
  *
  * <p>Continuation: m' grows with t, and the schedule for the first C(m + k, k) - 1 flushes is a prefix of
  * the one for m + 1 (flush C(m + k, k) merges everything into one SSTable, which then plays the role of
- * the tree's root), so the policy runs for any number of flushes with no state beyond t. Work per decision
- * is O(m' min(m', k)) with exact, saturating arithmetic.
+ * the tree's root), so the policy runs for any number of flushes with no state beyond t. m' is found by
+ * doubling and bisection and B by {@link Binomials#stackDepth}: O((k + 1) log m') binomial coefficients of
+ * O(min(m', k)) each per decision, exact and saturating (never wrapping) up to t = 2^62.
  */
 public final class MinLatencyPolicy extends ScheduledStackPolicy {
     public static final String NAME = "minlatency";
@@ -33,12 +34,9 @@ public final class MinLatencyPolicy extends ScheduledStackPolicy {
         return target(k, t);
     }
 
-    /** i = B(m', k, t) with m' = min{m : C(m + k, m) &gt; t}. REQUIRES: t &gt;= 1. */
+    /** i = B(m', k, t) with m' = min{m : C(m + k, m) &gt; t}. REQUIRES: 1 &lt;= t &lt;= 2^62. */
     static int target(int k, long t) {
-        long m = 1;
-        while (Binomials.choose(m + k, m) <= t) {
-            m++;
-        }
-        return Binomials.stackDepth(m, k, t);
+        Binomials.checkFlushIndex(t);
+        return Binomials.stackDepth(Binomials.smallestAbove(k, t), k, t);
     }
 }

@@ -19,7 +19,11 @@ import java.util.List;
  * {@code max-tolerance-component-count} components, it is merged too. Either way the start component
  * must be smaller than 1.2 times the sum of the others in the window (a fixed guard AsterixDB took from
  * HBase, so a large component is not rewritten for a few small ones); a start that cannot meet the guard
- * is skipped.
+ * is skipped. Also as in AsterixDB, the search from a start gives up early once the guard could not hold
+ * even if every remaining newer component were as large as the current one; that shortcut assumes newer
+ * components are not larger, so with uneven sizes a start whose guard would hold later in the window is
+ * skipped (e.g. [300, 5, 90, 95, 99] oldest first with the defaults merges nothing, though 300 &lt; 1.2 * 289).
+ * We keep the shortcut so that our schedule is AsterixDB's.
  *
  * <p>Parameters (AsterixDB's names and defaults): {@code max-mergable-component-size} in bytes
  * (default 1 GiB = 1073741824, 1..2^63-1) and {@code max-tolerance-component-count} (default 5,
