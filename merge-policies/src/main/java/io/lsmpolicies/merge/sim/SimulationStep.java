@@ -1,6 +1,7 @@
 package io.lsmpolicies.merge.sim;
 
 import io.lsmpolicies.merge.spi.MergeJob;
+import io.lsmpolicies.merge.spi.PolicyState;
 import io.lsmpolicies.merge.spi.TreeView;
 import java.util.List;
 
@@ -15,6 +16,7 @@ import java.util.List;
  * @param writeAmplification        running engine-convention write amplification
  * @param modelWriteAmplification   running model (Mathieu et al.) write amplification
  * @param transientSpaceAmplification running maximum of the transient space amplification
+ * @param state                     the policy's state after the flush and its merges
  */
 public record SimulationStep(
         long flush,
@@ -23,7 +25,8 @@ public record SimulationStep(
         TreeView view,
         double writeAmplification,
         double modelWriteAmplification,
-        double transientSpaceAmplification) {
+        double transientSpaceAmplification,
+        PolicyState state) {
 
     /** Number of SSTables after the flush and its merges. */
     public int componentCount() {

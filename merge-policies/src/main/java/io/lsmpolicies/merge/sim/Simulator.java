@@ -125,7 +125,7 @@ public final class Simulator {
             countMax = Math.max(countMax, count);
             if (listener != null) {
                 listener.accept(new SimulationStep(t, size, List.copyOf(done), view, ratio(written, flushed),
-                        ratio(written - notChargedByModel, flushed), transientMax));
+                        ratio(written - notChargedByModel, flushed), transientMax, state));
             }
         }
         return new SimulationResult(policy.name(), policy.parameters().values(), sizes.describe(), seed, flushes,
