@@ -1,0 +1,33 @@
+package io.lsmpolicies.merge;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/** Policies decide; they never do I/O, start threads or take locks; and the SPI stays below everything. */
+class ArchitectureTest {
+    private static final JavaClasses MAIN = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("io.lsmpolicies.merge");
+
+    @Test
+    void policiesAndSpiDoNoIoThreadsOrLocks() {
+        noClasses().that().resideInAnyPackage("..merge.spi..", "..merge.policy..")
+                .should().dependOnClassesThat().resideInAnyPackage("java.io..", "java.nio.file..", "java.net..",
+                        "java.util.concurrent..")
+                .orShould().dependOnClassesThat().areAssignableTo(Thread.class)
+                .check(MAIN);
+    }
+
+    @Test
+    void spiAndPoliciesDoNotDependOnTheSimulator() {
+        noClasses().that().resideInAnyPackage("..merge.spi..", "..merge.policy..")
+                .should().dependOnClassesThat().resideInAnyPackage("..merge.sim..")
+                .check(MAIN);
+        noClasses().that().resideInAnyPackage("..merge.spi..")
+                .should().dependOnClassesThat().resideInAnyPackage("..merge.policy..")
+                .check(MAIN);
+    }
+}

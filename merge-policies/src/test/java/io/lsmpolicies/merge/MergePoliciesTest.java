@@ -1,0 +1,112 @@
+package io.lsmpolicies.merge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.ParameterSpec;
+import io.lsmpolicies.merge.spi.PolicyConfigurationException;
+import io.lsmpolicies.merge.spi.PolicyFactory;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Creating policies by name: discovery, defaults, and the errors users see. */
+class MergePoliciesTest {
+
+    @Test
+    void everyPolicyIsDiscoveredByItsStableName() {
+        assertThat(MergePolicies.names()).containsExactly("bigtable", "binomial", "constant", "exploring",
+                "minlatency", "no-merge", "prefix", "tiered");
+        for (PolicyFactory f : MergePolicies.factories().values()) {
+            assertThat(f.name()).matches("[a-z]+(-[a-z]+)*");
+            assertThat(f.description()).isNotBlank();
+            for (ParameterSpec p : f.parameters()) {
+                assertThat(p.name()).matches("[a-z]+(-[a-z]+)*");
+            }
+        }
+    }
+
+    @Test
+    void parametersTakeTheirDocumentedDefaults() {
+        assertThat(MergePolicies.create("exploring", Map.of("k", 5)).parameters().values())
+                .containsExactly(Map.entry("k", 5), Map.entry("lambda", 1.2), Map.entry("min", 3),
+                        Map.entry("max", 10));
+        assertThat(MergePolicies.create("prefix", Map.of()).parameters().values()).containsExactly(
+                Map.entry("max-mergable-component-size", 1073741824L), Map.entry("max-tolerance-component-count", 5));
+        assertThat(MergePolicies.create("tiered", Map.of()).parameters().getInt("size-ratio")).isEqualTo(4);
+    }
+
+    @Test
+    void textFormAndMapFormAgree() {
+        MergePolicy a = MergePolicies.parse(" exploring : k=6, lambda=1.5 ");
+        MergePolicy b = MergePolicies.create("exploring", Map.of("k", "6", "lambda", 1.5));
+        assertThat(a.parameters()).isEqualTo(b.parameters());
+        assertThat(PolicySpec.parse("binomial:k=4").toString()).isEqualTo("binomial:k=4");
+    }
+
+    @Test
+    void unknownPolicyListsTheKnownOnes() {
+        assertThatThrownBy(() -> MergePolicies.create("binomal", Map.of("k", 4)))
+                .isInstanceOf(PolicyConfigurationException.class)
+                .hasMessage("unknown merge policy 'binomal'; known policies: bigtable, binomial, constant, "
+                        + "exploring, minlatency, no-merge, prefix, tiered");
+    }
+
+    @Test
+    void unknownParameterListsTheAcceptedOnes() {
+        assertThatThrownBy(() -> MergePolicies.create("binomial", Map.of("k", 4, "size-ratio", 3)))
+                .isInstanceOf(PolicyConfigurationException.class)
+                .hasMessage("policy 'binomial' has no parameter 'size-ratio'; its parameters are: "
+                        + "k (integer in [1, 1000000], required)")
+                .satisfies(e -> {
+                    PolicyConfigurationException p = (PolicyConfigurationException) e;
+                    assertThat(p.policy()).isEqualTo("binomial");
+                    assertThat(p.parameter()).isEqualTo("size-ratio");
+                    assertThat(p.value()).isEqualTo("3");
+                });
+    }
+
+    @Test
+    void missingRequiredParameterSaysWhatIsAccepted() {
+        assertThatThrownBy(() -> MergePolicies.create("minlatency", Map.of()))
+                .isInstanceOf(PolicyConfigurationException.class)
+                .hasMessageStartingWith("policy 'minlatency' needs parameter 'k' (integer in [1, 1000000])");
+    }
+
+    @Test
+    void outOfRangeAndMalformedValuesNameTheValueAndRange() {
+        assertThatThrownBy(() -> MergePolicies.create("binomial", Map.of("k", 0)))
+                .hasMessage("policy 'binomial': parameter 'k' = 0 is out of range; accepted: integer in [1, 1000000]");
+        assertThatThrownBy(() -> MergePolicies.create("binomial", Map.of("k", "99999999999999999999")))
+                .hasMessageContaining("= 99999999999999999999 is out of range");
+        assertThatThrownBy(() -> MergePolicies.create("binomial", Map.of("k", "four")))
+                .hasMessage("policy 'binomial': parameter 'k' = 'four' is not an integer; accepted: "
+                        + "integer in [1, 1000000]");
+        assertThatThrownBy(() -> MergePolicies.create("binomial", Map.of("k", 2.5)))
+                .hasMessageContaining("'2.5' is not an integer");
+        assertThatThrownBy(() -> MergePolicies.create("exploring", Map.of("k", 3, "lambda", "NaN")))
+                .hasMessageContaining("parameter 'lambda' = 'NaN' is not a finite number");
+        assertThatThrownBy(() -> MergePolicies.create("exploring", Map.of("k", 3, "lambda", -1)))
+                .hasMessageContaining("parameter 'lambda' = -1 is out of range; accepted: number in [0.0, 1.0E9]");
+        assertThatThrownBy(() -> MergePolicies.create("tiered", Map.of("size-ratio", 1)))
+                .hasMessageContaining("'size-ratio' = 1 is out of range; accepted: integer in [2, 1000000]");
+        assertThatThrownBy(() -> MergePolicies.create("prefix", Map.of("max-mergable-component-size", 0)))
+                .hasMessageContaining("'max-mergable-component-size' = 0 is out of range");
+    }
+
+    @Test
+    void inconsistentValuesNameBothParameters() {
+        assertThatThrownBy(() -> MergePolicies.create("exploring", Map.of("k", 3, "min", 8, "max", 4)))
+                .isInstanceOf(PolicyConfigurationException.class)
+                .hasMessage("policy 'exploring': parameter 'min' = 8 exceeds parameter 'max' = 4; accepted: min <= max");
+    }
+
+    @Test
+    void malformedTextFormIsReported() {
+        assertThatThrownBy(() -> MergePolicies.parse("binomial:k")).isInstanceOf(PolicyConfigurationException.class)
+                .hasMessageContaining("expected param=value, got 'k'");
+        assertThatThrownBy(() -> MergePolicies.parse("binomial:k=4,k=5"))
+                .hasMessageContaining("parameter 'k' given twice");
+        assertThatThrownBy(() -> MergePolicies.parse(":k=4")).hasMessageContaining("a policy name is required");
+    }
+}
