@@ -1,0 +1,144 @@
+package io.lsmpolicies.merge.sim.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The {@code bin/lsm-sim} command line, run in-process. */
+class LsmSimTest {
+    @TempDir
+    Path dir;
+
+    record Run(int status, String out, String err) {
+    }
+
+    @BeforeAll
+    static void headless() {
+        System.setProperty("java.awt.headless", "true");
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cl = LsmSim.commandLine();
+        cl.setOut(new PrintWriter(out));
+        cl.setErr(new PrintWriter(err));
+        int status = cl.execute(args);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    @Test
+    void issueExamplePrintsOneJsonObjectWithTheDocumentedFields() throws Exception {
+        Run r = run("--policy", "binomial", "--param", "k=6", "--flushes", "24000", "--flush-size", "constant:1",
+                "--format", "json");
+        assertThat(r.status()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(json.isObject()).isTrue();
+        for (String field : List.of("policy", "parameters", "flushes", "writeAmplification", "modelWriteAmplification",
+                "averageComponentCount", "maxComponentCount", "merges", "transientSpaceAmplification")) {
+            assertThat(json.has(field)).as(field).isTrue();
+        }
+        assertThat(json.get("policy").asText()).isEqualTo("binomial");
+        assertThat(json.get("parameters").get("k").asInt()).isEqualTo(6);
+        assertThat(json.get("flushes").asLong()).isEqualTo(24000);
+        assertThat(json.get("maxComponentCount").asInt()).isLessThanOrEqualTo(6);
+        assertThat(json.get("writeAmplification").asDouble()).isGreaterThan(json.get("modelWriteAmplification")
+                .asDouble());
+    }
+
+    @Test
+    void severalPoliciesPrintAComparisonTable() {
+        Run r = run("--policy", "binomial", "--policy", "minlatency", "--policy", "tiered", "--param", "k=4",
+                "--flushes", "2000", "--flush-size", "uniform:1:10");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("binomial k=4").contains("minlatency k=4").contains("tiered B=4")
+                .contains("model WA").contains("uniform:1:10 (seed 42)");
+        assertThat(r.out().lines().filter(l -> l.startsWith("binomial") || l.startsWith("minlatency")
+                || l.startsWith("tiered")).count()).isEqualTo(3);
+    }
+
+    @Test
+    void samePolicyWithDifferentParametersGetsDistinctRows() throws Exception {
+        Run r = run("--policy", "binomial:k=3", "--policy", "binomial:k=5", "--flushes", "500", "--format", "json");
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(json.isArray()).isTrue();
+        assertThat(json.get(0).get("parameters").get("k").asInt()).isEqualTo(3);
+        assertThat(json.get(1).get("parameters").get("k").asInt()).isEqualTo(5);
+    }
+
+    @Test
+    void traceOutWritesOneRowPerFlushAndPolicyAndPlotWritesAPng() throws Exception {
+        Path trace = dir.resolve("out/trace.csv");
+        Path plot = dir.resolve("out/wa.png");
+        Run r = run("--policy", "constant:k=3", "--policy", "bigtable:k=3", "--flushes", "300", "--trace-out",
+                trace.toString(), "--plot", plot.toString(), "--format", "csv");
+        assertThat(r.status()).as(r.err()).isZero();
+        List<String> rows = Files.readAllLines(trace);
+        assertThat(rows.get(0)).isEqualTo(TraceCsv.HEADER);
+        assertThat(rows).hasSize(1 + 2 * 300);
+        assertThat(rows.get(1)).startsWith("constant k=3,1,1,1,0,0,");
+        byte[] png = Files.readAllBytes(plot);
+        assertThat(png).hasSizeGreaterThan(1000);
+        assertThat(new String(png, 1, 3, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("PNG");
+        assertThat(r.out().lines().count()).isEqualTo(3); // CSV header + 2 rows
+    }
+
+    @Test
+    void traceFlushSizesDefaultTheFlushCount() throws Exception {
+        Path sizes = dir.resolve("sizes.txt");
+        Files.writeString(sizes, "5\n5\n5\n5\n5\n");
+        Run r = run("--policy", "no-merge", "--flush-size", "trace:" + sizes, "--format", "json");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(new ObjectMapper().readTree(r.out()).get("flushes").asLong()).isEqualTo(5);
+    }
+
+    @Test
+    void badInputExitsWithStatusTwoAndAClearMessage() throws Exception {
+        assertThat(run("--policy", "binomal", "--flushes", "10").err())
+                .contains("unknown merge policy 'binomal'; known policies:");
+        Run zeroK = run("--policy", "binomial", "--param", "k=0", "--flushes", "10");
+        assertThat(zeroK.status()).isEqualTo(2);
+        assertThat(zeroK.err()).contains("parameter 'k' = 0 is out of range; accepted: integer in [1, 1000000]");
+        assertThat(run("--policy", "binomial", "--param", "k=4", "--flushes", "10", "--flush-size", "uniform:5:1")
+                .err()).contains("A=5 exceeds B=1");
+        assertThat(run("--policy", "binomial", "--param", "k=4").err()).contains("--flushes N is required");
+        assertThat(run("--policy", "binomial", "--param", "k=4", "--param", "lambda=2", "--flushes", "9").err())
+                .contains("none of the selected policies (binomial) has a parameter 'lambda'");
+        assertThat(run("--policy", "binomial", "--param", "tiered.size-ratio=3", "--param", "k=2", "--flushes", "9")
+                .err()).contains("policy 'tiered' is not selected");
+        assertThat(run("--flushes", "9").err()).contains("no policy selected");
+        assertThat(run("--policy", "no-merge", "--flushes", "0").err()).contains("--flushes must be >= 1, was 0");
+        Path bad = dir.resolve("bad.txt");
+        Files.writeString(bad, "1\nx\n");
+        Run badTrace = run("--policy", "no-merge", "--flush-size", "trace:" + bad);
+        assertThat(badTrace.status()).isEqualTo(2);
+        assertThat(badTrace.err()).contains("line 2: 'x' is not a non-negative integer flush size");
+        assertThat(run("--policy", "no-merge", "--flushes", "x").status()).isEqualTo(2);
+    }
+
+    @Test
+    void listShowsEveryPolicyWithItsParameters() {
+        Run r = run("--list");
+        assertThat(r.status()).isZero();
+        assertThat(r.out()).contains("binomial - ").contains("    k  integer in [1, 1000000], required")
+                .contains("    lambda  number in [0.0, 1.0E9], default 1.2")
+                .contains("    max-tolerance-component-count  integer in [2, 1000000], default 5");
+    }
+
+    @Test
+    void allSelectsEveryRegisteredPolicy() throws Exception {
+        Run r = run("--all", "--param", "k=3", "--flushes", "100", "--format", "json");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(new ObjectMapper().readTree(r.out()).size()).isEqualTo(8);
+    }
+}
