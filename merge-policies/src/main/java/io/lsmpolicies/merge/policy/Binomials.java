@@ -71,13 +71,18 @@ final class Binomials {
      *              = 1 + B(m, k - 1, t - C(m + k - 1, k)) otherwise
      * </pre>
      * Evaluated iteratively. A run of the first case is one binary search for the largest m' &lt;= m with
-     * C(m' + k - 1, k) &lt;= t, so the work is O(B log m) coefficients of O(min(m, k)) each, and B &lt;= k:
-     * small for every k even when m is huge (for k = 1, m' equals t).
+     * C(m' + k - 1, k) &lt;= t, and once m = 1 the rest is B(1, k, t) = t in closed form, so the work is
+     * O(B' log m) coefficients of O(min(m, k)) each, B' &lt;= B &lt;= k the steps taken with m &gt;= 2: small for
+     * every k even when m is huge (k = 1: m' = t) or k is huge (k &gt;&gt; t: m' = 1).
      * REQUIRES: {@code 0 <= t < C(m + k, k)} (t is a node of tau*(m, k), or 0).
      */
     static int stackDepth(long m, long k, long t) {
         int depth = 0;
         while (t > 0) {
+            if (m == 1 && t <= k) {
+                // C(k, k) = 1 at every step: B(1, k, t) = t, in one step instead of t.
+                return depth + (int) t;
+            }
             if (m < 1 || k < 1) {
                 throw new IllegalStateException("B(m, k, t) evaluated outside its domain (m=" + m + ", k=" + k
                         + ", t=" + t + ")");

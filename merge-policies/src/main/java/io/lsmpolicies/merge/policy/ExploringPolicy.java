@@ -16,7 +16,8 @@ import java.util.List;
  * times the sum of the others. With at most k SSTables (counting the flushed one) the longest candidate is
  * merged (ties: smaller total size, then older start); with more than k, the candidate with the smallest
  * average size (ties: older start, then fewer SSTables). With no candidate and more than k SSTables, the
- * {@code min} contiguous SSTables of smallest total size are merged (ties: older); otherwise nothing. The
+ * {@code min} contiguous SSTables of smallest total size are merged (ties: older; all of them if fewer than
+ * {@code min} exist, which only k &lt; min - 1 allows); otherwise nothing. The
  * chosen window need not contain the flushed SSTable.
  *
  * <p>Parameters: {@code k} (required, 1..1,000,000), {@code lambda} (default 1.2, HBase's
@@ -62,7 +63,7 @@ public final class ExploringPolicy extends AbstractStackPolicy {
         FlushCount count = FlushCount.of(NAME, state);
         List<SortedRun> stack = StackPolicies.stack(NAME, view);
         int s = stack.size();
-        if (view.anyCompacting() || (!count.undecided() && s <= k)) {
+        if ((!count.undecided() && s <= k) || view.anyCompacting()) {
             return Decision.none(state);
         }
         PolicyState next = count.markDecided();

@@ -9,8 +9,8 @@ import java.util.List;
 
 /**
  * Prefix: Apache AsterixDB's default merge policy ({@code PrefixMergePolicy} in
- * hyracks-storage-am-lsm-common, as of AsterixDB 0.9.x), described by Mao et al., VLDB Journal 2021,
- * Sect. 2 and 4.
+ * hyracks-storage-am-lsm-common, AsterixDB 0.9.x). Mao et al. (VLDB Journal 2021) evaluate AsterixDB's
+ * earlier default, Constant, not this one; the definition here is AsterixDB's code, restated.
  *
  * <p>Components larger than {@code max-mergable-component-size} are never merged again. Looking from
  * the oldest component to the newest, for each mergeable start component the policy extends a window
@@ -28,7 +28,8 @@ import java.util.List;
  * <p>Parameters (AsterixDB's names and defaults): {@code max-mergable-component-size} in bytes
  * (default 1 GiB = 1073741824, 1..2^63-1) and {@code max-tolerance-component-count} (default 5,
  * 2..1,000,000). Lagging (AsterixDB's flow control): a merge is running and at least
- * {@code max-tolerance-component-count} mergeable components wait.
+ * {@code max-tolerance-component-count} mergeable components wait. (AsterixDB's lagging check also
+ * schedules a merge when none runs; here {@link #decide} is always asked after a flush, so it need not.)
  */
 public final class PrefixPolicy extends AbstractStackPolicy {
     public static final String NAME = "prefix";

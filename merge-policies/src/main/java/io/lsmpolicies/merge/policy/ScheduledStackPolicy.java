@@ -45,12 +45,13 @@ abstract class ScheduledStackPolicy extends AbstractStackPolicy {
     public final Decision decide(TreeView view, PolicyState state) {
         long t = FlushCount.of(name(), state).flushes();
         List<SortedRun> stack = StackPolicies.stack(name(), view);
-        if (t == 0 || view.anyCompacting()) {
+        if (t == 0) {
             return Decision.none(state);
         }
         int i = target(t);
         int s = stack.size();
-        if (s <= i) {
+        // The O(stack) scan for running merges comes last: with k far above t the stack holds t SSTables.
+        if (s <= i || view.anyCompacting()) {
             return Decision.none(state);
         }
         // The i-th oldest SSTable sits at newest-first position s - i.

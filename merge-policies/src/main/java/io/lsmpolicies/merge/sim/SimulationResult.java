@@ -14,8 +14,9 @@ import java.util.Map;
  * @param mergeOutputBytes            bytes written by merges
  * @param writeAmplification          (flushed bytes + merge outputs) / flushed bytes: the engine convention,
  *                                    where a flush is written and then merged (never merging gives 1)
- * @param modelWriteAmplification     Mathieu et al.'s cost: as above, except that a flushed MemTable merged
- *                                    in the same step is not charged its own flush write
+ * @param modelWriteAmplification     Mathieu et al.'s cost: the SSTables new after each step, so a flushed
+ *                                    MemTable merged in the same step is not charged its own flush write (nor
+ *                                    is the intermediate output of a cascade within one step)
  * @param averageComponentCount       mean over flushes of the SSTable count after the flush and its merges
  * @param maxComponentCount           the largest such count
  * @param merges                      number of merges run

@@ -11,13 +11,19 @@ import io.lsmpolicies.merge.spi.SSTableInfo;
 import io.lsmpolicies.merge.spi.SortedRun;
 import io.lsmpolicies.merge.spi.TreeView;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 /**
  * Runs a stack-based policy on a sequence of flush sizes in the model of Mao et al. (VLDB Journal 2021,
  * Sect. 3): at each step t a flush of l_t bytes becomes the newest SSTable, then the policy's merges run
- * until it asks for none. A merge's output is exactly the sum of its inputs (no updates, no deletes). The
+ * until it asks for none. A merge's output is exactly the sum of its inputs (no updates, no deletes). Two
+ * costs are kept: the engine's (every flush and every merge output is written) and the model's,
+ * delta(sigma_t, sigma_{t-1}) of Mathieu et al.: the sizes of the SSTables that exist after step t and did not
+ * before, so an SSTable created and merged away within one step (the flushed MemTable merged at once, or
+ * the intermediate output of a cascade) is not charged. The
  * policy objects are the ones the engine runs, driven through the same protocol ({@code onFlush}, then
  * {@code decide} until no job), so a schedule here is the schedule in the engine.
  *
@@ -75,6 +81,7 @@ public final class Simulator {
         long totalBytes = 0;
         long merges = 0;
         double transientMax = 0;
+        Map<Long, Long> createdThisStep = new HashMap<>();
         double countSum = 0;
         int countMax = 0;
         for (long t = 1; t <= flushes; t++) {
@@ -92,6 +99,10 @@ public final class Simulator {
             TreeView view = TreeView.stack(stack);
             state = policy.onFlush(state, view);
             List<MergeJob> done = listener == null ? null : new ArrayList<>(2);
+            // SSTables created in this step (the flush, then merge outputs), by id -> bytes: if a later merge of
+            // the same step consumes one, the model never sees it (it is not in sigma_t), so it is not charged.
+            createdThisStep.clear();
+            createdThisStep.put(table.id(), size);
             int mergesThisFlush = 0;
             while (true) {
                 Decision decision = policy.decide(view, state);
@@ -111,9 +122,13 @@ public final class Simulator {
                     written += out;
                     mergeOutput += out;
                     merges++;
-                    if (job.inputs().contains(table)) {
-                        notChargedByModel += size;
+                    for (SSTableInfo input : job.inputs()) {
+                        Long fleeting = createdThisStep.remove(input.id());
+                        if (fleeting != null) {
+                            notChargedByModel += fleeting;
+                        }
                     }
+                    createdThisStep.put(merged.id(), out);
                     if (done != null) {
                         done.add(job);
                     }
