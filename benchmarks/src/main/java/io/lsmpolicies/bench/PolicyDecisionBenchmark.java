@@ -3,6 +3,7 @@ package io.lsmpolicies.bench;
 import io.lsmpolicies.merge.sim.FlushSizeSources;
 import io.lsmpolicies.merge.sim.SimulationStep;
 import io.lsmpolicies.merge.sim.Simulator;
+import io.lsmpolicies.merge.spi.PersistentStack;
 import io.lsmpolicies.merge.spi.SSTableInfo;
 import io.lsmpolicies.merge.spi.SortedRun;
 import io.lsmpolicies.merge.spi.MergePolicy;
@@ -83,10 +84,11 @@ public class PolicyDecisionBenchmark {
             // The stack the next flush met, with that flush's SSTable pushed on top (as the engine shows it).
             SSTableInfo flushed = SSTableInfo.builder(-1 - i).bytes(flush.flushBytes()).entries(flush.flushBytes())
                     .flush(flush.flush()).createdMillis(flush.flush()).build();
-            List<SortedRun> runs = new ArrayList<>(before.view().level0Runs().size() + 1);
-            runs.add(SortedRun.of(flushed));
-            runs.addAll(before.view().level0Runs());
-            views[i] = TreeView.stack(runs);
+            // The simulator's views share one PersistentStack: push onto it rather than copy (no-merge's views
+            // hold a million runs each).
+            @SuppressWarnings("unchecked")
+            PersistentStack<SortedRun> previous = (PersistentStack<SortedRun>) before.view().level0Runs();
+            views[i] = TreeView.stack(previous.push(SortedRun.of(flushed)));
             states[i] = before.state();
         }
         next = 0;

@@ -21,27 +21,48 @@ import io.lsmpolicies.merge.spi.PolicyParameters;
 public final class BinomialPolicy extends ScheduledStackPolicy {
     public static final String NAME = "binomial";
 
+    /** T_k(1), T_k(2), ... for the blocks m &lt;= k that fit a long (at most 34 of them); computed once. */
+    private final long[] blockEnds;
+
     BinomialPolicy(PolicyParameters parameters) {
         super(NAME, parameters);
+        this.blockEnds = blockEnds(k);
     }
 
     @Override
     int target(long t) {
-        return target(k, t);
+        return target(blockEnds, k, t);
     }
 
     /** 1 + B(m', min(m', k) - 1, t - T_k(m' - 1) - 1). REQUIRES: 1 &lt;= t &lt;= 2^62. */
     static int target(int k, long t) {
+        return target(blockEnds(k), k, t);
+    }
+
+    /**
+     * T_k(m) for m = 1, 2, ... up to k or up to the first block end that saturates, whichever comes first.
+     * Blocks m &lt;= k have C(2m - 1, m) flushes, which passes 2^63 at m = 34.
+     */
+    static long[] blockEnds(int k) {
+        long[] ends = new long[Math.min(k, 34)];
+        long through = 0;
+        int n = 0;
+        for (long m = 1; m <= k && through < Binomials.SATURATED; m++) {
+            through = Binomials.addSaturated(through, Binomials.choose(2 * m - 1, m));
+            ends[n++] = through;
+        }
+        return java.util.Arrays.copyOf(ends, n);
+    }
+
+    private static int target(long[] blockEnds, int k, long t) {
         Binomials.checkFlushIndex(t);
-        // Blocks m <= k have C(2m - 1, m) flushes: walk them (they saturate long by m = 34).
         long before = 0; // T_k(m - 1)
-        long m = 1;
-        for (; m <= k; m++) {
-            long through = Binomials.addSaturated(before, Binomials.choose(2 * m - 1, m));
-            if (through >= t) {
+        for (int j = 0; j < blockEnds.length; j++) {
+            if (blockEnds[j] >= t) {
+                long m = j + 1;
                 return 1 + Binomials.stackDepth(m, m - 1, t - before - 1);
             }
-            before = through;
+            before = blockEnds[j];
         }
         // Past block k, by the hockey-stick identity T_k(m) = T_k(k) + C(m + k, k) - C(2k, k): the first
         // m with T_k(m) >= t is the first with C(m + k, k) > t - 1 - T_k(k) + C(2k, k).

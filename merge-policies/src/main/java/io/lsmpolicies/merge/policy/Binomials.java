@@ -70,7 +70,7 @@ final class Binomials {
      *   B(m, k, t) = B(m - 1, k, t)                     if t &lt; C(m + k - 1, k)
      *              = 1 + B(m, k - 1, t - C(m + k - 1, k)) otherwise
      * </pre>
-     * Evaluated iteratively. A run of the first case is one binary search for the largest m' &lt;= m with
+     * Evaluated iteratively. A run of the first case is one galloping search for the largest m' &lt;= m with
      * C(m' + k - 1, k) &lt;= t, and once m = 1 the rest is B(1, k, t) = t in closed form, so the work is
      * O(B' log m) coefficients of O(min(m, k)) each, B' &lt;= B &lt;= k the steps taken with m &gt;= 2: small for
      * every k even when m is huge (k = 1: m' = t) or k is huge (k &gt;&gt; t: m' = 1).
@@ -97,10 +97,24 @@ final class Binomials {
         return depth;
     }
 
-    /** The largest m' in [1, m) with C(m' + k - 1, k) &lt;= t; it exists because C(k, k) = 1 &lt;= t. */
+    /**
+     * The largest m' in [1, m) with C(m' + k - 1, k) &lt;= t (it exists because C(k, k) = 1 &lt;= t), by galloping
+     * down from m and then bisecting: one coefficient when m' = m - 1, the common case.
+     */
     private static long largestAtMost(long k, long t, long m) {
-        long lo = 1; // C(lo + k - 1, k) <= t
         long hi = m; // C(hi + k - 1, k) > t
+        long lo = 1; // C(lo + k - 1, k) <= t
+        for (long step = 1; ; step *= 2) {
+            long candidate = hi - step;
+            if (candidate <= 1) {
+                break;
+            }
+            if (choose(candidate + k - 1, k) <= t) {
+                lo = candidate;
+                break;
+            }
+            hi = candidate;
+        }
         while (hi - lo > 1) {
             long mid = lo + (hi - lo) / 2;
             if (choose(mid + k - 1, k) <= t) {

@@ -18,18 +18,4 @@ public record LevelView(int number, List<SortedRun> runs) {
         }
         runs = ImmutableLists.of(runs);
     }
-
-    /** Number of runs in the level. */
-    public int runCount() {
-        return runs.size();
-    }
-
-    /** Total bytes of the level. O(number of SSTables). */
-    public long bytes() {
-        long sum = 0;
-        for (SortedRun r : runs) {
-            sum += r.bytes();
-        }
-        return sum;
-    }
 }

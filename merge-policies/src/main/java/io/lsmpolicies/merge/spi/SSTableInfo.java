@@ -71,11 +71,6 @@ public record SSTableInfo(
         return maxFlushIndex - minFlushIndex + 1;
     }
 
-    /** Whether the key ranges of this SSTable and {@code other} intersect (bounds inclusive). */
-    public boolean overlaps(SSTableInfo other) {
-        return minKey.compareTo(other.maxKey) <= 0 && other.minKey.compareTo(maxKey) <= 0;
-    }
-
     /** This SSTable with {@code compacting} set as given. */
     public SSTableInfo withCompacting(boolean value) {
         return new SSTableInfo(id, bytes, entries, tombstones, minKey, maxKey, minSequence, maxSequence,

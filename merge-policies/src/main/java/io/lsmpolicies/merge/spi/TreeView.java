@@ -46,17 +46,6 @@ public record TreeView(List<LevelView> levels) {
         return levels.size();
     }
 
-    /** Number of SSTables in the whole tree. O(number of runs). */
-    public int tableCount() {
-        int n = 0;
-        for (LevelView level : levels) {
-            for (SortedRun run : level.runs()) {
-                n += run.tables().size();
-            }
-        }
-        return n;
-    }
-
     /** Whether any SSTable in the tree is the input of a running merge. */
     public boolean anyCompacting() {
         for (LevelView level : levels) {

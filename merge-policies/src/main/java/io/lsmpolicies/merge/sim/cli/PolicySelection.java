@@ -78,14 +78,22 @@ final class PolicySelection {
         return out;
     }
 
-    /** A short label: the name, plus the parameters when several runs share a name, e.g. {@code binomial k=4}. */
+    /**
+     * A short label: the name and every required or non-default parameter, e.g. {@code binomial k=4} or
+     * {@code prefix max-mergable-component-size=1000}.
+     */
     static String label(MergePolicy policy) {
         StringBuilder b = new StringBuilder(policy.name());
-        policy.parameters().values().forEach((k, v) -> {
-            if (k.equals("k") || k.equals("size-ratio")) {
-                b.append(' ').append(k.equals("k") ? "k" : "B").append('=').append(v);
+        for (ParameterSpec p : MergePolicies.factory(policy.name()).parameters()) {
+            Number value = policy.parameters().values().get(p.name());
+            if (p.required() || !same(value, p.defaultValue())) {
+                b.append(' ').append(p.name()).append('=').append(value);
             }
-        });
+        }
         return b.toString();
+    }
+
+    private static boolean same(Number a, Number b) {
+        return a.getClass() == b.getClass() ? a.equals(b) : a.doubleValue() == b.doubleValue();
     }
 }

@@ -61,10 +61,19 @@ class LsmSimTest {
         Run r = run("--policy", "binomial", "--policy", "minlatency", "--policy", "tiered", "--param", "k=4",
                 "--flushes", "2000", "--flush-size", "uniform:1:10");
         assertThat(r.status()).as(r.err()).isZero();
-        assertThat(r.out()).contains("binomial k=4").contains("minlatency k=4").contains("tiered B=4")
+        assertThat(r.out()).contains("binomial k=4").contains("minlatency k=4").contains("tiered ")
+                .doesNotContain("tiered size-ratio")
                 .contains("model WA").contains("uniform:1:10 (seed 42)");
         assertThat(r.out().lines().filter(l -> l.startsWith("binomial") || l.startsWith("minlatency")
                 || l.startsWith("tiered")).count()).isEqualTo(3);
+    }
+
+    @Test
+    void labelsShowRequiredAndNonDefaultParameters() {
+        Run r = run("--policy", "prefix:max-mergable-component-size=1000", "--policy", "tiered:size-ratio=3",
+                "--policy", "exploring:k=3,lambda=1.2", "--flushes", "100");
+        assertThat(r.out()).contains("prefix max-mergable-component-size=1000 ").contains("tiered size-ratio=3 ")
+                .contains("exploring k=3 ").doesNotContain("lambda");
     }
 
     @Test
