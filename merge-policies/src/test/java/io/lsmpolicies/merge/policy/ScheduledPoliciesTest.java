@@ -73,6 +73,24 @@ class ScheduledPoliciesTest {
     }
 
     @Test
+    void minLatencyWriteAmplificationIsAtMostMForEveryPrefixOfTheTree() {
+        // The first n flushes follow tau*(m, k) for the smallest m with C(m + k, k) - 1 >= n, whose merge depth
+        // is at most m - 1: every byte is written at most m times, whatever n and the sizes.
+        java.util.SplittableRandom random = new java.util.SplittableRandom(2026);
+        for (int trial = 0; trial < 40; trial++) {
+            int k = 2 + random.nextInt(6);
+            int n = 1 + random.nextInt(20_000);
+            long m = 1;
+            while (Binomials.choose(m + k, k) - 1 < n) {
+                m++;
+            }
+            SimulationResult r = new Simulator(policy("minlatency", "k", k),
+                    FlushSizeSources.parse("uniform:0:5000", trial), trial).run(n);
+            assertThat(r.modelWriteAmplification()).as("k=%d n=%d", k, n).isLessThanOrEqualTo(m);
+        }
+    }
+
+    @Test
     void minLatencyIsLazyAndBinomialIsNot() {
         // Before 4^k flushes Binomial merges while fewer than k SSTables exist; MinLatency never does.
         List<List<Long>> minLatency = unitSchedule(policy("minlatency", "k", 6), 500);
