@@ -1,10 +1,13 @@
 package io.lsmpolicies.merge;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import io.lsmpolicies.merge.policy.FileTouchingPolicyFixture;
 import org.junit.jupiter.api.Test;
 
 /** Policies decide; they never do I/O, start threads or take locks; and the SPI stays below everything. */
@@ -12,13 +15,22 @@ class ArchitectureTest {
     private static final JavaClasses MAIN = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("io.lsmpolicies.merge");
 
+    private static final ArchRule PURE_POLICIES = noClasses().that()
+            .resideInAnyPackage("..merge.spi..", "..merge.policy..")
+            .should().dependOnClassesThat().resideInAnyPackage("java.io..", "java.nio.file..", "java.net..",
+                    "java.util.concurrent..")
+            .orShould().dependOnClassesThat().areAssignableTo(Thread.class);
+
     @Test
     void policiesAndSpiDoNoIoThreadsOrLocks() {
-        noClasses().that().resideInAnyPackage("..merge.spi..", "..merge.policy..")
-                .should().dependOnClassesThat().resideInAnyPackage("java.io..", "java.nio.file..", "java.net..",
-                        "java.util.concurrent..")
-                .orShould().dependOnClassesThat().areAssignableTo(Thread.class)
-                .check(MAIN);
+        PURE_POLICIES.check(MAIN);
+    }
+
+    @Test
+    void theRuleCatchesAPolicyThatTouchesFiles() {
+        JavaClasses offender = new ClassFileImporter().importClasses(FileTouchingPolicyFixture.class);
+        assertThatThrownBy(() -> PURE_POLICIES.check(offender)).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("java.io.File");
     }
 
     @Test

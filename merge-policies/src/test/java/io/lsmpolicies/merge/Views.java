@@ -1,5 +1,12 @@
 package io.lsmpolicies.merge;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lsmpolicies.merge.spi.Decision;
+import io.lsmpolicies.merge.spi.MergeJob;
+import io.lsmpolicies.merge.spi.MergeKind;
+import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.OutputCut;
 import io.lsmpolicies.merge.spi.SSTableInfo;
 import io.lsmpolicies.merge.spi.TreeView;
 import java.util.ArrayList;
@@ -44,6 +51,24 @@ public final class Views {
             out.add(t.withCompacting(marked));
         }
         return stack(out);
+    }
+
+    /**
+     * The input ids (newest first) of the one job {@code policy} asks for right after the flush that produced
+     * {@code view}, or an empty list; checks that the job is a stack merge (real, level 0, one file, a reason).
+     */
+    public static List<Long> chosenAfterFlush(MergePolicy policy, TreeView view) {
+        Decision d = policy.decide(view, policy.onFlush(policy.initialState(), view));
+        assertThat(d.jobs()).hasSizeLessThanOrEqualTo(1);
+        if (d.jobs().isEmpty()) {
+            return List.of();
+        }
+        MergeJob job = d.jobs().get(0);
+        assertThat(job.kind()).isEqualTo(MergeKind.REAL);
+        assertThat(job.outputLevel()).isZero();
+        assertThat(job.cut()).isEqualTo(OutputCut.SINGLE_FILE);
+        assertThat(job.reason()).isNotBlank();
+        return ids(job.inputs());
     }
 
     /** Ids of a job's inputs, in the job's order. */

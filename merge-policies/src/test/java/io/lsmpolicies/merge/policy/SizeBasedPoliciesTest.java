@@ -1,17 +1,12 @@
 package io.lsmpolicies.merge.policy;
 
 import static io.lsmpolicies.merge.Schedules.policy;
-import static io.lsmpolicies.merge.Views.ids;
 import static io.lsmpolicies.merge.Views.stack;
 import static io.lsmpolicies.merge.Views.tables;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lsmpolicies.merge.Views;
-import io.lsmpolicies.merge.spi.Decision;
-import io.lsmpolicies.merge.spi.MergeJob;
-import io.lsmpolicies.merge.spi.MergeKind;
 import io.lsmpolicies.merge.spi.MergePolicy;
-import io.lsmpolicies.merge.spi.OutputCut;
 import io.lsmpolicies.merge.spi.SSTableInfo;
 import io.lsmpolicies.merge.spi.TreeView;
 import java.util.ArrayList;
@@ -22,17 +17,7 @@ import org.junit.jupiter.api.Test;
 class SizeBasedPoliciesTest {
 
     private static List<Long> chosen(MergePolicy policy, TreeView view) {
-        Decision d = policy.decide(view, policy.onFlush(policy.initialState(), view));
-        assertThat(d.jobs()).hasSizeLessThanOrEqualTo(1);
-        if (d.jobs().isEmpty()) {
-            return List.of();
-        }
-        MergeJob job = d.jobs().get(0);
-        assertThat(job.kind()).isEqualTo(MergeKind.REAL);
-        assertThat(job.outputLevel()).isZero();
-        assertThat(job.cut()).isEqualTo(OutputCut.SINGLE_FILE);
-        assertThat(job.reason()).isNotBlank();
-        return ids(job.inputs());
+        return Views.chosenAfterFlush(policy, view);
     }
 
     private static List<Long> chosen(MergePolicy policy, long... sizes) {
