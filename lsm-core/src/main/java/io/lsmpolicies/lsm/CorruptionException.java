@@ -1,0 +1,53 @@
+package io.lsmpolicies.lsm;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Stored data failed a check: a checksum, a magic number, a length, a version. Names the file, the byte
+ * offset and a stable {@link Code}, so that an operator (and a test) knows exactly what broke where. It is
+ * never swallowed into a wrong answer.
+ */
+public final class CorruptionException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    /** What kind of check failed; stable names, safe to match on. */
+    public enum Code {
+        /** The file does not start with the expected magic number: not our file, or the wrong kind. */
+        BAD_MAGIC,
+        /** The file's format version is one this code cannot read. */
+        UNSUPPORTED_VERSION,
+        /** A stored checksum does not match the bytes it covers. */
+        CHECKSUM_MISMATCH,
+        /** A stored length is impossible (negative, over the limit, or past the end of the file). */
+        BAD_LENGTH,
+        /** The file ends inside its header. */
+        TRUNCATED_HEADER,
+        /** A log ends with an incomplete final write, and the reader was told not to tolerate that. */
+        TORN_TAIL
+    }
+
+    private final transient Path file;
+    private final long offset;
+    private final Code code;
+
+    public CorruptionException(Path file, long offset, Code code, String detail) {
+        super(file + " at offset " + offset + ": " + code + ": " + detail);
+        this.file = file;
+        this.offset = offset;
+        this.code = code;
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    /** Byte offset in {@link #file()} of the record, page or header that failed. */
+    public long offset() {
+        return offset;
+    }
+
+    public Code code() {
+        return code;
+    }
+}

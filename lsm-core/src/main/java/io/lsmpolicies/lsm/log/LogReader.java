@@ -1,0 +1,191 @@
+package io.lsmpolicies.lsm.log;
+
+import io.lsmpolicies.lsm.CorruptionException;
+import io.lsmpolicies.lsm.CorruptionException.Code;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Reads the records of a log written by {@link LogWriter}, in order, checking every checksum.
+ *
+ * <p>How the log may end (the recovery contract):
+ * <ul>
+ *   <li>Clean: the last record ends at the end of the file.</li>
+ *   <li>Torn, tolerated when {@code tolerateTornTail} (a crash during the final write): a record header or a
+ *       record with an intact length that runs past the end of the file; a zero-filled remainder; or a
+ *       payload checksum mismatch in a record that ends exactly at the end of the file. The reader stops
+ *       before it and {@link #tail()} says where.</li>
+ *   <li>Anything else (a damaged length, or a checksum mismatch followed by more data) is a
+ *       {@link CorruptionException} naming the file and the record's offset: records before it were
+ *       returned, none after it are guessed.</li>
+ * </ul>
+ * With {@code tolerateTornTail} false, a torn tail is a {@link CorruptionException} too.
+ */
+public final class LogReader implements Closeable {
+    private final Path path;
+    private final FileChannel channel;
+    private final long size;
+    private final int maxRecordBytes;
+    private final boolean tolerateTornTail;
+    private long offset;
+    private LogTail tail;
+
+    private LogReader(Path path, FileChannel channel, int maxRecordBytes, boolean tolerateTornTail)
+            throws IOException {
+        this.path = path;
+        this.channel = channel;
+        this.size = channel.size();
+        this.maxRecordBytes = maxRecordBytes;
+        this.tolerateTornTail = tolerateTornTail;
+    }
+
+    /**
+     * Opens {@code path} and checks its header.
+     *
+     * @throws CorruptionException if the header is short, damaged, of another kind or of an unknown version
+     */
+    public static LogReader open(Path path, LogKind kind, int maxRecordBytes, boolean tolerateTornTail)
+            throws IOException {
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+        try {
+            LogReader r = new LogReader(path, channel, maxRecordBytes, tolerateTornTail);
+            r.readHeader(kind);
+            return r;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    private void readHeader(LogKind kind) throws IOException {
+        if (size < LogFormat.HEADER_BYTES) {
+            throw new CorruptionException(path, 0, Code.TRUNCATED_HEADER,
+                    "file has " + size + " bytes, a log header needs " + LogFormat.HEADER_BYTES);
+        }
+        ByteBuffer h = read(0, LogFormat.HEADER_BYTES);
+        long magic = h.getLong();
+        int version = h.getInt();
+        int kindId = h.getInt();
+        int crc = h.getInt();
+        if (magic != LogFormat.MAGIC) {
+            throw new CorruptionException(path, 0, Code.BAD_MAGIC, "not a log file (magic " + Long.toHexString(magic)
+                    + ")");
+        }
+        if (crc != LogFormat.crc(h.array(), 0, 16)) {
+            throw new CorruptionException(path, 0, Code.CHECKSUM_MISMATCH, "log header checksum mismatch");
+        }
+        if (version != LogFormat.VERSION) {
+            throw new CorruptionException(path, 8, Code.UNSUPPORTED_VERSION, "log format version " + version
+                    + "; this build reads version " + LogFormat.VERSION);
+        }
+        if (kindId != kind.id()) {
+            LogKind found = LogKind.byId(kindId);
+            throw new CorruptionException(path, 12, Code.BAD_MAGIC, "expected a " + kind + " log, found "
+                    + (found == null ? "unknown kind " + kindId : "a " + found + " log"));
+        }
+        offset = LogFormat.HEADER_BYTES;
+    }
+
+    /**
+     * The next record's payload, or {@code null} at the end of the log (see {@link #tail()}).
+     *
+     * @throws CorruptionException if a record is damaged (see the class comment)
+     */
+    public byte[] next() throws IOException {
+        if (tail != null) {
+            return null;
+        }
+        long start = offset;
+        long remaining = size - start;
+        if (remaining == 0) {
+            return end(false, "clean end");
+        }
+        if (remaining < LogFormat.RECORD_HEADER_BYTES) {
+            return torn(start, "record header cut off after " + remaining + " bytes");
+        }
+        ByteBuffer head = read(start, LogFormat.RECORD_HEADER_BYTES);
+        int length = head.getInt();
+        int lengthCrc = head.getInt();
+        int payloadCrc = head.getInt();
+        if (lengthCrc != LogFormat.lengthCrc(length)) {
+            if (zerosFrom(start)) {
+                return torn(start, "zero-filled tail");
+            }
+            throw new CorruptionException(path, start, Code.BAD_LENGTH, "record length field is damaged");
+        }
+        if (length < 0 || length > maxRecordBytes) {
+            throw new CorruptionException(path, start, Code.BAD_LENGTH, "record length " + Integer.toUnsignedString(
+                    length) + " exceeds the maximum of " + maxRecordBytes);
+        }
+        long end = start + LogFormat.RECORD_HEADER_BYTES + length;
+        if (end > size) {
+            return torn(start, "record of " + length + " bytes cut off at the end of the file");
+        }
+        ByteBuffer payload = read(start + LogFormat.RECORD_HEADER_BYTES, length);
+        if (LogFormat.crc(payload.array(), 0, length) != payloadCrc) {
+            if (end == size) {
+                return torn(start, "final record's checksum does not match (incomplete final write)");
+            }
+            throw new CorruptionException(path, start, Code.CHECKSUM_MISMATCH,
+                    "record of " + length + " bytes fails its checksum");
+        }
+        offset = end;
+        return payload.array();
+    }
+
+    /** How the log ended. REQUIRES: {@link #next()} returned {@code null}. */
+    public LogTail tail() {
+        if (tail == null) {
+            throw new IllegalStateException("the log has not been read to its end");
+        }
+        return tail;
+    }
+
+    private byte[] torn(long at, String detail) throws CorruptionException {
+        if (!tolerateTornTail) {
+            throw new CorruptionException(path, at, Code.TORN_TAIL, detail);
+        }
+        return end(true, detail);
+    }
+
+    private byte[] end(boolean torn, String detail) {
+        tail = new LogTail(torn, offset, detail);
+        return null;
+    }
+
+    private boolean zerosFrom(long from) throws IOException {
+        for (long at = from; at < size; at += 64 * 1024) {
+            ByteBuffer chunk = read(at, (int) Math.min(64 * 1024, size - at));
+            for (byte b : chunk.array()) {
+                if (b != 0) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    private ByteBuffer read(long at, int length) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(length);
+        while (b.hasRemaining()) {
+            int n = channel.read(b, at + b.position());
+            if (n < 0) {
+                throw new CorruptionException(path, at, Code.BAD_LENGTH, "file shrank while being read");
+            }
+        }
+        return b.flip();
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}
