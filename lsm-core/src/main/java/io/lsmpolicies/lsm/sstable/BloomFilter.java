@@ -1,0 +1,160 @@
+package io.lsmpolicies.lsm.sstable;
+
+import com.google.common.hash.HashCode;
+import com.google.common.hash.HashFunction;
+import com.google.common.hash.Hashing;
+import java.nio.ByteBuffer;
+
+/**
+ * An immutable Bloom filter over keys: {@link #mightContain} is never false for an added key, and is
+ * true for other keys with probability about 0.6185^bitsPerKey (0.8 % at the default 10 bits per key).
+ *
+ * <p>Probes use double hashing (Kirsch and Mitzenmacher, "Less hashing, same performance", 2006) on the two
+ * 64-bit halves of murmur3_128, a specified hash, so a filter written today is read the same way by any
+ * later build. The number of probes is round(bitsPerKey * ln 2), capped to [1, 30].
+ *
+ * <p>Encoding (version 1): the byte 1, the probe count (1 byte), the number of bits (u32, a positive multiple
+ * of 64), then the bit array as big-endian 64-bit words. The SSTable block that holds it carries the CRC.
+ */
+public final class BloomFilter {
+    /** Default bits per key, as in LevelDB and RocksDB. */
+    public static final int DEFAULT_BITS_PER_KEY = 10;
+    static final byte VERSION = 1;
+    private static final HashFunction HASH = Hashing.murmur3_128();
+
+    private final long[] words;
+    private final int probes;
+
+    private BloomFilter(long[] words, int probes) {
+        this.words = words;
+        this.probes = probes;
+    }
+
+    /** Collects the keys of one SSTable; {@link #build()} sizes the filter for them. */
+    public static final class Builder {
+        private final int bitsPerKey;
+        private long[] hashes = new long[1024];
+        private int count;
+
+        private Builder(int bitsPerKey) {
+            this.bitsPerKey = bitsPerKey;
+        }
+
+        /** Adds a key (duplicates are harmless). */
+        public Builder add(byte[] key) {
+            if (count == hashes.length / 2) {
+                hashes = java.util.Arrays.copyOf(hashes, hashes.length * 2);
+            }
+            HashCode h = HASH.hashBytes(key);
+            ByteBuffer b = ByteBuffer.wrap(h.asBytes());
+            hashes[2 * count] = b.getLong();
+            hashes[2 * count + 1] = b.getLong();
+            count++;
+            return this;
+        }
+
+        /** Number of keys added. */
+        public int count() {
+            return count;
+        }
+
+        public BloomFilter build() {
+            long bits = Math.max(64L, (long) count * bitsPerKey);
+            long wordCount = (bits + 63) / 64;
+            if (wordCount * 64 > Integer.MAX_VALUE) {
+                throw new IllegalStateException("Bloom filter of " + wordCount * 64 + " bits is too large");
+            }
+            int probes = Math.max(1, Math.min(30, (int) Math.round(bitsPerKey * Math.log(2))));
+            BloomFilter filter = new BloomFilter(new long[(int) wordCount], probes);
+            for (int i = 0; i < count; i++) {
+                filter.set(hashes[2 * i], hashes[2 * i + 1]);
+            }
+            return filter;
+        }
+    }
+
+    /**
+     * A builder with {@code bitsPerKey} bits per key.
+     *
+     * @throws IllegalArgumentException if {@code bitsPerKey} is outside [1, 64]
+     */
+    public static Builder builder(int bitsPerKey) {
+        if (bitsPerKey < 1 || bitsPerKey > 64) {
+            throw new IllegalArgumentException("Bloom filter bits per key must be in [1, 64], was " + bitsPerKey);
+        }
+        return new Builder(bitsPerKey);
+    }
+
+    private long bitCount() {
+        return (long) words.length * 64;
+    }
+
+    private void set(long h1, long h2) {
+        long m = bitCount();
+        for (int i = 0; i < probes; i++) {
+            long bit = Math.floorMod(h1 + i * h2, m);
+            words[(int) (bit >>> 6)] |= 1L << bit;
+        }
+    }
+
+    /** False only if {@code key} was certainly not added. */
+    public boolean mightContain(byte[] key) {
+        ByteBuffer b = ByteBuffer.wrap(HASH.hashBytes(key).asBytes());
+        long h1 = b.getLong();
+        long h2 = b.getLong();
+        long m = bitCount();
+        for (int i = 0; i < probes; i++) {
+            long bit = Math.floorMod(h1 + i * h2, m);
+            if ((words[(int) (bit >>> 6)] & (1L << bit)) == 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Number of probes per key. */
+    public int probes() {
+        return probes;
+    }
+
+    /** The encoded form (see the class comment). */
+    public byte[] encode() {
+        ByteBuffer b = ByteBuffer.allocate(6 + words.length * 8);
+        b.put(VERSION).put((byte) probes).putInt(words.length * 64);
+        for (long w : words) {
+            b.putLong(w);
+        }
+        return b.array();
+    }
+
+    /**
+     * Reads {@link #encode()}'s output.
+     *
+     * @throws IllegalArgumentException saying what is malformed (the caller adds file and offset)
+     */
+    public static BloomFilter decode(byte[] bytes) {
+        if (bytes.length < 6) {
+            throw new IllegalArgumentException("Bloom filter block of " + bytes.length + " bytes is shorter than its "
+                    + "6-byte header");
+        }
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        byte version = b.get();
+        int probes = b.get();
+        int bits = b.getInt();
+        if (version != VERSION) {
+            throw new IllegalArgumentException("unknown Bloom filter version " + version);
+        }
+        if (probes < 1 || probes > 30) {
+            throw new IllegalArgumentException("Bloom filter probe count " + probes + " outside [1, 30]");
+        }
+        if (bits <= 0 || bits % 64 != 0 || bytes.length != 6 + bits / 8) {
+            throw new IllegalArgumentException("Bloom filter of " + bits + " bits does not match its block of "
+                    + bytes.length + " bytes");
+        }
+        long[] words = new long[bits / 64];
+        for (int i = 0; i < words.length; i++) {
+            words[i] = b.getLong();
+        }
+        return new BloomFilter(words, probes);
+    }
+}

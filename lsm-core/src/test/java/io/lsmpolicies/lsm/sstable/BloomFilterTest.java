@@ -1,0 +1,86 @@
+package io.lsmpolicies.lsm.sstable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class BloomFilterTest {
+    private static byte[] key(String prefix, int i) {
+        return (prefix + i).getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void neverForgetsAKeyAndFalsePositivesMatchTheory() {
+        BloomFilter.Builder b = BloomFilter.builder(BloomFilter.DEFAULT_BITS_PER_KEY);
+        int n = 100_000;
+        for (int i = 0; i < n; i++) {
+            b.add(key("user", i));
+        }
+        BloomFilter filter = b.build();
+        assertThat(filter.probes()).isEqualTo(7);
+        for (int i = 0; i < n; i++) {
+            assertThat(filter.mightContain(key("user", i))).isTrue();
+        }
+        int falsePositives = 0;
+        for (int i = 0; i < n; i++) {
+            if (filter.mightContain(key("other", i))) {
+                falsePositives++;
+            }
+        }
+        // Theory for 10 bits per key and 7 probes: about 0.82 %.
+        assertThat(falsePositives / (double) n).isBetween(0.004, 0.015);
+    }
+
+    @Test
+    void moreBitsPerKeyMeansFewerFalsePositives() {
+        double previous = 1;
+        for (int bits : new int[] {2, 6, 12, 20}) {
+            BloomFilter.Builder b = BloomFilter.builder(bits);
+            for (int i = 0; i < 20_000; i++) {
+                b.add(key("k", i));
+            }
+            BloomFilter f = b.build();
+            int fp = 0;
+            for (int i = 0; i < 20_000; i++) {
+                fp += f.mightContain(key("x", i)) ? 1 : 0;
+            }
+            double rate = fp / 20_000.0;
+            assertThat(rate).as("%d bits per key", bits).isLessThan(previous);
+            previous = rate;
+        }
+    }
+
+    @Test
+    void encodingRoundTripsExactly() {
+        BloomFilter.Builder b = BloomFilter.builder(10);
+        for (int i = 0; i < 1000; i++) {
+            b.add(key("a", i));
+        }
+        BloomFilter f = b.build();
+        BloomFilter g = BloomFilter.decode(f.encode());
+        assertThat(g.encode()).isEqualTo(f.encode());
+        for (int i = 0; i < 2000; i++) {
+            assertThat(g.mightContain(key("a", i))).isEqualTo(f.mightContain(key("a", i)));
+        }
+        // The empty filter is valid and contains nothing.
+        BloomFilter empty = BloomFilter.decode(BloomFilter.builder(10).build().encode());
+        assertThat(empty.mightContain(key("a", 1))).isFalse();
+    }
+
+    @Test
+    void malformedEncodingsAreRejectedWithTheReason() {
+        byte[] good = BloomFilter.builder(10).add(key("a", 1)).build().encode();
+        assertThatThrownBy(() -> BloomFilter.decode(new byte[3])).hasMessageContaining("shorter than its 6-byte header");
+        byte[] version = good.clone();
+        version[0] = 2;
+        assertThatThrownBy(() -> BloomFilter.decode(version)).hasMessageContaining("unknown Bloom filter version 2");
+        byte[] probes = good.clone();
+        probes[1] = 0;
+        assertThatThrownBy(() -> BloomFilter.decode(probes)).hasMessageContaining("probe count 0");
+        byte[] truncated = java.util.Arrays.copyOf(good, good.length - 1);
+        assertThatThrownBy(() -> BloomFilter.decode(truncated)).hasMessageContaining("does not match its block");
+        assertThatThrownBy(() -> BloomFilter.builder(0)).hasMessageContaining("[1, 64], was 0");
+    }
+}
