@@ -1,0 +1,90 @@
+package io.lsmpolicies.lsm.sstable;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * What an SSTable records about itself, in its metadata block. Encoding (version 1): the byte 1, then the
+ * fields in declaration order, keys as u32 length plus bytes, numbers as u64.
+ *
+ * @param entries               entries, tombstones included
+ * @param tombstones            tombstones
+ * @param minKey                smallest key
+ * @param maxKey                largest key
+ * @param minSequence           smallest sequence number
+ * @param maxSequence           largest sequence number
+ * @param minFlushIndex         first flush whose data the SSTable holds
+ * @param maxFlushIndex         last flush whose data the SSTable holds
+ * @param createdMillis         creation time
+ * @param oldestTombstoneMillis write time of the oldest tombstone, {@code Long.MAX_VALUE} if none
+ */
+public record SSTableMetadata(long entries, long tombstones, byte[] minKey, byte[] maxKey, long minSequence,
+        long maxSequence, long minFlushIndex, long maxFlushIndex, long createdMillis, long oldestTombstoneMillis) {
+
+    static final byte VERSION = 1;
+
+    byte[] encode() {
+        ByteBuffer b = ByteBuffer.allocate(1 + 8 * 8 + 8 + minKey.length + maxKey.length);
+        b.put(VERSION).putLong(entries).putLong(tombstones).putInt(minKey.length).put(minKey).putInt(maxKey.length)
+                .put(maxKey).putLong(minSequence).putLong(maxSequence).putLong(minFlushIndex).putLong(maxFlushIndex)
+                .putLong(createdMillis).putLong(oldestTombstoneMillis);
+        return Arrays.copyOf(b.array(), b.position());
+    }
+
+    /** @throws IllegalArgumentException saying what is malformed */
+    static SSTableMetadata decode(byte[] bytes) {
+        try {
+            ByteBuffer b = ByteBuffer.wrap(bytes);
+            byte version = b.get();
+            if (version != VERSION) {
+                throw new IllegalArgumentException("unknown metadata version " + version);
+            }
+            long entries = b.getLong();
+            long tombstones = b.getLong();
+            byte[] minKey = key(b);
+            byte[] maxKey = key(b);
+            SSTableMetadata m = new SSTableMetadata(entries, tombstones, minKey, maxKey, b.getLong(), b.getLong(),
+                    b.getLong(), b.getLong(), b.getLong(), b.getLong());
+            if (b.hasRemaining()) {
+                throw new IllegalArgumentException(b.remaining() + " unexpected bytes after the metadata");
+            }
+            if (entries < 1 || tombstones < 0 || tombstones > entries || m.minSequence > m.maxSequence
+                    || Arrays.compareUnsigned(minKey, maxKey) > 0) {
+                throw new IllegalArgumentException("inconsistent metadata " + m);
+            }
+            return m;
+        } catch (java.nio.BufferUnderflowException e) {
+            throw new IllegalArgumentException("metadata block is cut short", e);
+        }
+    }
+
+    private static byte[] key(ByteBuffer b) {
+        int n = b.getInt();
+        if (n < 0 || n > b.remaining()) {
+            throw new IllegalArgumentException("metadata key length " + n + " runs past the block");
+        }
+        byte[] k = new byte[n];
+        b.get(k);
+        return k;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SSTableMetadata m && entries == m.entries && tombstones == m.tombstones
+                && Arrays.equals(minKey, m.minKey) && Arrays.equals(maxKey, m.maxKey)
+                && minSequence == m.minSequence && maxSequence == m.maxSequence && minFlushIndex == m.minFlushIndex
+                && maxFlushIndex == m.maxFlushIndex && createdMillis == m.createdMillis
+                && oldestTombstoneMillis == m.oldestTombstoneMillis;
+    }
+
+    @Override
+    public int hashCode() {
+        return Long.hashCode(entries) * 31 + Arrays.hashCode(minKey);
+    }
+
+    @Override
+    public String toString() {
+        return "SSTableMetadata[entries=" + entries + ", tombstones=" + tombstones + ", sequences=" + minSequence
+                + ".." + maxSequence + ", flushes=" + minFlushIndex + ".." + maxFlushIndex + "]";
+    }
+}

@@ -1,0 +1,319 @@
+package io.lsmpolicies.lsm.sstable;
+
+import io.lsmpolicies.lsm.CorruptionException;
+import io.lsmpolicies.lsm.CorruptionException.Code;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+
+/**
+ * Reads an SSTable written by {@link SSTableWriter}. Opening reads only the trailer, the metadata and the
+ * Bloom filter; a point lookup reads one page per tree level (plus the next leaf when the versions of a key
+ * straddle two leaves); a scan walks the leaves in order. Every page is checked against its checksum when
+ * read: damage is a {@link CorruptionException} naming the file and the page's offset, never a wrong answer.
+ * Thread-safe: reads use positional I/O.
+ */
+public final class SSTableReader implements Closeable {
+    private final Path path;
+    private final FileChannel channel;
+    private final int pageSize;
+    private final long root;
+    private final int height;
+    private final long leafPages;
+    private final BloomFilter bloom;
+    private final SSTableMetadata metadata;
+    private final java.util.concurrent.atomic.AtomicLong pagesRead = new java.util.concurrent.atomic.AtomicLong();
+
+    private SSTableReader(Path path, FileChannel channel) throws IOException {
+        this.path = path;
+        this.channel = channel;
+        long size = channel.size();
+        if (size < SSTableFormat.TRAILER_BYTES) {
+            throw new CorruptionException(path, 0, Code.TRUNCATED_HEADER, "file of " + size + " bytes has no "
+                    + SSTableFormat.TRAILER_BYTES + "-byte trailer");
+        }
+        long at = size - SSTableFormat.TRAILER_BYTES;
+        ByteBuffer t = read(at, SSTableFormat.TRAILER_BYTES);
+        if (t.getLong() != SSTableFormat.MAGIC) {
+            throw new CorruptionException(path, at, Code.BAD_MAGIC, "not an SSTable (trailer magic missing)");
+        }
+        if (t.getInt(SSTableFormat.TRAILER_BYTES - 4) != SSTableFormat.crc(t.array(), 0, SSTableFormat.TRAILER_BYTES - 4)) {
+            throw new CorruptionException(path, at, Code.CHECKSUM_MISMATCH, "SSTable trailer checksum mismatch");
+        }
+        int version = t.getInt();
+        if (version != SSTableFormat.VERSION) {
+            throw new CorruptionException(path, at + 8, Code.UNSUPPORTED_VERSION, "SSTable format version " + version
+                    + "; this build reads version " + SSTableFormat.VERSION);
+        }
+        pageSize = t.getInt();
+        root = t.getLong();
+        height = t.getInt();
+        leafPages = t.getLong();
+        long bloomStart = t.getLong();
+        int bloomBytes = t.getInt();
+        long metaStart = t.getLong();
+        int metaBytes = t.getInt();
+        long pages = at / Math.max(1, pageSize);
+        if (pageSize < SSTableFormat.MIN_PAGE_SIZE || Integer.bitCount(pageSize) != 1 || at % pageSize != 0
+                || height < 1 || leafPages < 1 || root < 0 || root >= pages || leafPages > pages
+                || bloomStart < leafPages || metaStart < bloomStart || metaStart >= pages || bloomBytes < 0
+                || metaBytes < 0) {
+            throw new CorruptionException(path, at, Code.BAD_LENGTH, "SSTable trailer describes an impossible layout"
+                    + " (page size " + pageSize + ", " + pages + " pages, root " + root + ", height " + height + ")");
+        }
+        try {
+            bloom = BloomFilter.decode(readBlob(bloomStart, bloomBytes));
+        } catch (IllegalArgumentException e) {
+            throw new CorruptionException(path, bloomStart * pageSize, Code.BAD_LENGTH, e.getMessage());
+        }
+        try {
+            metadata = SSTableMetadata.decode(readBlob(metaStart, metaBytes));
+        } catch (IllegalArgumentException e) {
+            throw new CorruptionException(path, metaStart * pageSize, Code.BAD_LENGTH, e.getMessage());
+        }
+    }
+
+    /**
+     * Opens {@code path}.
+     *
+     * @throws CorruptionException if the trailer, Bloom filter or metadata is damaged or of an unknown version
+     */
+    public static SSTableReader open(Path path) throws IOException {
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+        try {
+            return new SSTableReader(path, channel);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+    }
+
+    public SSTableMetadata metadata() {
+        return metadata;
+    }
+
+    /** Levels of the B+-tree (1: the root is a leaf). */
+    public int height() {
+        return height;
+    }
+
+    /** Pages read from the file since open (for read-amplification accounting and tests). */
+    public long pagesRead() {
+        return pagesRead.get();
+    }
+
+    /** False if {@code key} is certainly absent (Bloom filter), without reading a page. */
+    public boolean mightContain(byte[] key) {
+        return bloom.mightContain(key);
+    }
+
+    /**
+     * The newest version of {@code key} with sequence number at most {@code snapshot} (a put or a tombstone),
+     * or {@code null} if this SSTable holds none.
+     *
+     * @throws CorruptionException if a page on the path is damaged
+     */
+    public Entry get(byte[] key, long snapshot) throws IOException {
+        if (!bloom.mightContain(key)) {
+            return null;
+        }
+        try (Cursor c = seek(key, snapshot)) {
+            if (c.hasNext()) {
+                Entry e = c.next();
+                if (Arrays.equals(e.key(), key)) {
+                    return e;
+                }
+            }
+            return null;
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+
+    /**
+     * All entries from the first at or after ({@code key}, {@code sequence}) in internal order, to the end.
+     * Iteration throws {@link UncheckedIOException} wrapping a {@link CorruptionException} on a damaged page.
+     */
+    public Cursor seek(byte[] key, long sequence) throws IOException {
+        long pageNo = root;
+        for (int level = height; level > 1; level--) {
+            pageNo = child(readPage(pageNo, SSTableFormat.INTERNAL), pageNo, key, sequence);
+        }
+        Cursor c = new Cursor(pageNo);
+        c.skipBefore(key, sequence);
+        return c;
+    }
+
+    /** All entries in internal order. */
+    public Cursor scan() throws IOException {
+        return new Cursor(0);
+    }
+
+    /** The last child whose first key is at or before the target (or the first child). */
+    private long child(ByteBuffer page, long pageNo, byte[] key, long sequence) throws CorruptionException {
+        int count = page.getInt(1);
+        long chosen = -1;
+        try {
+            for (int i = 0; i < count; i++) {
+                int keyLen = (int) SSTableFormat.getVarLong(page);
+                long seq = SSTableFormat.getVarLong(page);
+                long child = SSTableFormat.getVarLong(page);
+                byte[] sep = bytes(page, keyLen);
+                if (chosen >= 0 && Entry.compare(sep, seq, key, sequence) > 0) {
+                    break;
+                }
+                chosen = child;
+            }
+        } catch (IllegalArgumentException e) {
+            throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, e.getMessage());
+        }
+        if (chosen < 0 || chosen >= pageNo) { // bulk loading writes every child before its parent
+            throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH,
+                    "internal page " + pageNo + " has no valid child (" + chosen + ")");
+        }
+        return chosen;
+    }
+
+    private static byte[] bytes(ByteBuffer page, int n) {
+        if (n < 0 || n > page.remaining() - SSTableFormat.PAGE_CRC_BYTES) {
+            throw new IllegalArgumentException("length " + n + " runs past the end of the page");
+        }
+        byte[] b = new byte[n];
+        page.get(b);
+        return b;
+    }
+
+    /** Iterates entries from a leaf onwards, reading one leaf at a time. */
+    public final class Cursor implements Iterator<Entry>, Closeable {
+        private long leaf;
+        private ByteBuffer page;
+        private int left;
+        private Entry next;
+
+        private Cursor(long leaf) throws IOException {
+            this.leaf = leaf;
+            load();
+            advance();
+        }
+
+        private void load() throws IOException {
+            page = readPage(leaf, SSTableFormat.LEAF);
+            left = page.getInt(1);
+        }
+
+        private void advance() throws IOException {
+            while (left == 0) {
+                if (++leaf >= leafPages) {
+                    next = null;
+                    return;
+                }
+                load();
+            }
+            left--;
+            try {
+                boolean tombstone = (page.get() & 1) != 0;
+                int keyLen = (int) SSTableFormat.getVarLong(page);
+                int valueLen = (int) SSTableFormat.getVarLong(page);
+                long seq = SSTableFormat.getVarLong(page);
+                byte[] key = bytes(page, keyLen);
+                byte[] value = bytes(page, valueLen);
+                next = new Entry(key, seq, tombstone, value);
+            } catch (IllegalArgumentException e) {
+                throw new CorruptionException(path, leaf * pageSize, Code.BAD_LENGTH, "leaf entry: " + e.getMessage());
+            }
+        }
+
+        private void skipBefore(byte[] key, long sequence) throws IOException {
+            while (next != null && Entry.compare(next.key(), next.sequence(), key, sequence) < 0) {
+                advance();
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            return next != null;
+        }
+
+        @Override
+        public Entry next() {
+            if (next == null) {
+                throw new NoSuchElementException();
+            }
+            Entry e = next;
+            try {
+                advance();
+            } catch (IOException ex) {
+                throw new UncheckedIOException(ex);
+            }
+            return e;
+        }
+
+        @Override
+        public void close() {
+            page = null;
+            next = null;
+        }
+    }
+
+    private byte[] readBlob(long start, int length) throws IOException {
+        byte[] out = new byte[length];
+        int at = 0;
+        long pageNo = start;
+        do {
+            ByteBuffer p = readPage(pageNo, SSTableFormat.BLOB);
+            int n = p.getInt(1);
+            if (n < 0 || n > SSTableFormat.maxEntryBytes(pageSize) || n > length - at) {
+                throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "block page holds " + n
+                        + " bytes");
+            }
+            p.get(out, at, n);
+            at += n;
+            pageNo++;
+        } while (at < length);
+        return out;
+    }
+
+    /** Reads page {@code pageNo}, checks its checksum and type, and returns it positioned after its header. */
+    private ByteBuffer readPage(long pageNo, byte type) throws IOException {
+        ByteBuffer p = read(pageNo * pageSize, pageSize);
+        pagesRead.incrementAndGet();
+        byte[] bytes = p.array();
+        if (p.getInt(pageSize - SSTableFormat.PAGE_CRC_BYTES) != SSTableFormat.pageCrc(pageNo, bytes)) {
+            throw new CorruptionException(path, pageNo * pageSize, Code.CHECKSUM_MISMATCH,
+                    "page " + pageNo + " checksum mismatch");
+        }
+        if (bytes[0] != type) {
+            throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "page " + pageNo + " has type "
+                    + bytes[0] + ", expected " + type);
+        }
+        p.position(SSTableFormat.PAGE_HEADER_BYTES);
+        return p;
+    }
+
+    private ByteBuffer read(long at, int length) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(length);
+        while (b.hasRemaining()) {
+            if (channel.read(b, at + b.position()) < 0) {
+                throw new CorruptionException(path, at, Code.BAD_LENGTH, "file ends inside a " + length
+                        + "-byte read");
+            }
+        }
+        return b.flip();
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    @Override
+    public void close() throws IOException {
+        channel.close();
+    }
+}

@@ -1,0 +1,219 @@
+package io.lsmpolicies.lsm.sstable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lsmpolicies.lsm.CorruptionException;
+import io.lsmpolicies.lsm.CorruptionException.Code;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeSet;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The B+-tree SSTable against an in-memory oracle, and against damage to each of its pages. */
+class SSTableTest {
+    @TempDir
+    Path dir;
+
+    private static byte[] key(int i) {
+        return String.format("user%08d", i).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Sorted entries: keys 0, 2, 4, ... with 1-3 versions each, some tombstones. */
+    private static List<Entry> entries(long seed, int keys) {
+        SplittableRandom random = new SplittableRandom(seed);
+        List<Entry> out = new ArrayList<>();
+        long seq = 1_000_000;
+        for (int i = 0; i < keys; i++) {
+            int versions = 1 + random.nextInt(3);
+            for (int v = 0; v < versions; v++) {
+                long s = seq - v * 7L - random.nextInt(3);
+                if (random.nextInt(6) == 0) {
+                    out.add(Entry.delete(key(2 * i), s));
+                } else {
+                    byte[] value = new byte[random.nextInt(120)];
+                    random.nextBytes(value);
+                    out.add(Entry.put(key(2 * i), s, value));
+                }
+            }
+            seq += 31;
+        }
+        return out;
+    }
+
+    private Path write(List<Entry> entries, SSTableOptions options) throws IOException {
+        Path path = dir.resolve("t-" + System.nanoTime() + ".sst");
+        try (SSTableWriter w = SSTableWriter.create(path, options, 3, 9, 12345)) {
+            for (Entry e : entries) {
+                w.add(e);
+            }
+            w.finish(777);
+        }
+        return path;
+    }
+
+    /** The oracle: newest version of key with sequence at most snapshot, by scanning the sorted list. */
+    private static Entry expected(List<Entry> entries, byte[] key, long snapshot) {
+        for (Entry e : entries) {
+            if (Arrays.equals(e.key(), key) && e.sequence() <= snapshot) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {512, 4096})
+    void scansAndPointReadsMatchTheOracle(int pageSize) throws IOException {
+        List<Entry> entries = entries(pageSize, 3000);
+        Path path = write(entries, new SSTableOptions(pageSize, 10));
+        try (SSTableReader r = SSTableReader.open(path)) {
+            List<Entry> scanned = new ArrayList<>();
+            r.scan().forEachRemaining(scanned::add);
+            assertThat(scanned).isEqualTo(entries);
+            if (pageSize == 512) {
+                assertThat(r.height()).isGreaterThanOrEqualTo(3);
+            }
+            SplittableRandom random = new SplittableRandom(7);
+            for (int probe = 0; probe < 3000; probe++) {
+                byte[] key = key(random.nextInt(6000)); // odd numbers are absent
+                long snapshot = 1_000_000 + random.nextInt(3000 * 31);
+                assertThat(r.get(key, snapshot)).as("get %s @%d", new String(key), snapshot)
+                        .isEqualTo(expected(entries, key, snapshot));
+            }
+            SSTableMetadata m = r.metadata();
+            assertThat(m.entries()).isEqualTo(entries.size());
+            assertThat(m.tombstones()).isEqualTo(entries.stream().filter(Entry::tombstone).count());
+            assertThat(m.minKey()).isEqualTo(key(0));
+            assertThat(m.maxKey()).isEqualTo(key(2 * 2999));
+            assertThat(m.minFlushIndex()).isEqualTo(3);
+            assertThat(m.maxFlushIndex()).isEqualTo(9);
+            assertThat(m.createdMillis()).isEqualTo(12345);
+            assertThat(m.oldestTombstoneMillis()).isEqualTo(777);
+            assertThat(m.minSequence()).isEqualTo(entries.stream().mapToLong(Entry::sequence).min().orElseThrow());
+        }
+    }
+
+    @Test
+    void aPointReadTouchesOnePagePerLevelAndAbsentKeysUsuallyNone() throws IOException {
+        List<Entry> entries = entries(5, 5000);
+        try (SSTableReader r = SSTableReader.open(write(entries, new SSTableOptions(512, 10)))) {
+            int present = 0;
+            for (int i = 0; i < 5000; i += 37) {
+                long start = r.pagesRead();
+                assertThat(r.get(key(2 * i), Long.MAX_VALUE)).isNotNull();
+                assertThat(r.pagesRead() - start).as("pages for key %d", i).isBetween((long) r.height(),
+                        (long) r.height() + 1);
+                present++;
+            }
+            long absentStart = r.pagesRead();
+            for (int i = 0; i < 5000; i++) {
+                assertThat(r.get(key(2 * i + 1), Long.MAX_VALUE)).isNull();
+            }
+            // Bloom filter at 10 bits per key: about 1 % of absent keys cost a descent.
+            assertThat(r.pagesRead() - absentStart).isLessThan(5000L * r.height() / 20);
+            assertThat(present).isPositive();
+        }
+    }
+
+    @Test
+    void seekStartsAtTheFirstEntryAtOrAfterTheTarget() throws IOException {
+        List<Entry> entries = entries(6, 500);
+        try (SSTableReader r = SSTableReader.open(write(entries, new SSTableOptions(512, 10)))) {
+            byte[] from = key(501); // absent: starts at key 502
+            SSTableReader.Cursor c = r.seek(from, Long.MAX_VALUE);
+            List<Entry> rest = new ArrayList<>();
+            c.forEachRemaining(rest::add);
+            List<Entry> want = entries.stream().filter(e -> Arrays.compareUnsigned(e.key(), from) >= 0).toList();
+            assertThat(rest).isEqualTo(want);
+        }
+    }
+
+    @Test
+    void everyDamagedPageIsDetectedByTheReadThatTouchesIt() throws IOException {
+        List<Entry> entries = entries(8, 300);
+        Path good = write(entries, new SSTableOptions(512, 10));
+        byte[] bytes = Files.readAllBytes(good);
+        int pages = (bytes.length - 64) / 512;
+        TreeSet<Long> offsetsSeen = new TreeSet<>();
+        for (int p = 0; p <= pages; p++) {
+            int at = p < pages ? p * 512 + 100 : bytes.length - 20; // inside page p, or inside the trailer
+            byte[] damaged = bytes.clone();
+            damaged[at] ^= (byte) 0x80;
+            Path path = dir.resolve("damaged-" + p + ".sst");
+            Files.write(path, damaged);
+            CorruptionException c = readEverything(path);
+            assertThat(c).as("damage in page %d went unnoticed", p).isNotNull();
+            assertThat(c.file()).isEqualTo(path);
+            assertThat(c.offset()).isEqualTo(p < pages ? p * 512L : bytes.length - 64L);
+            offsetsSeen.add(c.offset());
+        }
+        assertThat(offsetsSeen).hasSize(pages + 1);
+    }
+
+    /** Opens, scans and probes every key; returns the corruption reported, or null if all went well. */
+    private CorruptionException readEverything(Path path) throws IOException {
+        try (SSTableReader r = SSTableReader.open(path)) {
+            r.scan().forEachRemaining(e -> { });
+            for (int i = 0; i < 300; i++) {
+                r.get(key(2 * i), Long.MAX_VALUE);
+            }
+            return null;
+        } catch (CorruptionException e) {
+            return e;
+        } catch (UncheckedIOException e) {
+            return (CorruptionException) e.getCause();
+        }
+    }
+
+    @Test
+    void openRefusesTruncatedForeignAndNewerFiles() throws IOException {
+        Path good = write(entries(9, 50), SSTableOptions.DEFAULT);
+        byte[] bytes = Files.readAllBytes(good);
+        Path cut = dir.resolve("cut.sst");
+        Files.write(cut, Arrays.copyOf(bytes, bytes.length - 100));
+        assertThatThrownBy(() -> SSTableReader.open(cut)).isInstanceOf(CorruptionException.class);
+        Path foreign = dir.resolve("foreign.sst");
+        Files.write(foreign, new byte[5000]);
+        assertThatThrownBy(() -> SSTableReader.open(foreign))
+                .satisfies(e -> assertThat(((CorruptionException) e).code()).isEqualTo(Code.BAD_MAGIC));
+        ByteBuffer newer = ByteBuffer.wrap(bytes.clone());
+        int trailer = bytes.length - 64;
+        newer.putInt(trailer + 8, 2);
+        newer.putInt(trailer + 60, SSTableFormat.crc(newer.array(), trailer, 60));
+        Path future = dir.resolve("future.sst");
+        Files.write(future, newer.array());
+        assertThatThrownBy(() -> SSTableReader.open(future)).hasMessageContaining("SSTable format version 2")
+                .satisfies(e -> assertThat(((CorruptionException) e).code()).isEqualTo(Code.UNSUPPORTED_VERSION));
+    }
+
+    @Test
+    void writerRefusesDisorderOversizeAndEmptinessAndLeavesNoPartialFile() throws IOException {
+        Path path = dir.resolve("bad.sst");
+        try (SSTableWriter w = SSTableWriter.create(path, new SSTableOptions(512, 10), 1, 1, 0)) {
+            w.add(Entry.put(key(2), 5, new byte[1]));
+            assertThatThrownBy(() -> w.add(Entry.put(key(1), 9, new byte[1])))
+                    .hasMessageContaining("out of order");
+            assertThatThrownBy(() -> w.add(Entry.put(key(2), 6, new byte[1]))).hasMessageContaining("out of order");
+            assertThatThrownBy(() -> w.add(Entry.put(key(3), 1, new byte[600])))
+                    .hasMessageContaining("does not fit a 512-byte page");
+        }
+        assertThat(path).doesNotExist();
+        try (SSTableWriter w = SSTableWriter.create(path, SSTableOptions.DEFAULT, 1, 1, 0)) {
+            assertThatThrownBy(() -> w.finish(0)).hasMessageContaining("at least one entry");
+        }
+        assertThatThrownBy(() -> new SSTableOptions(1000, 10)).hasMessageContaining("power of two");
+        assertThat(SSTableWriter.maxEntryBytes(4096)).isEqualTo(4096 - 9 - 31);
+    }
+}
