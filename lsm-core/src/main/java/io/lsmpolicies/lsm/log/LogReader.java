@@ -32,6 +32,7 @@ public final class LogReader implements Closeable {
     private final int maxRecordBytes;
     private final boolean tolerateTornTail;
     private long offset;
+    private long recordOffset = -1;
     private LogTail tail;
 
     private LogReader(Path path, FileChannel channel, int maxRecordBytes, boolean tolerateTornTail)
@@ -133,8 +134,14 @@ public final class LogReader implements Closeable {
             throw new CorruptionException(path, start, Code.CHECKSUM_MISMATCH,
                     "record of " + length + " bytes fails its checksum");
         }
+        recordOffset = start;
         offset = end;
         return payload.array();
+    }
+
+    /** File offset of the record {@link #next()} returned last (-1 before the first). */
+    public long recordOffset() {
+        return recordOffset;
     }
 
     /** How the log ended. REQUIRES: {@link #next()} returned {@code null}. */

@@ -1,0 +1,167 @@
+package io.lsmpolicies.lsm.wal;
+
+import io.lsmpolicies.lsm.log.LogKind;
+import io.lsmpolicies.lsm.log.LogWriter;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One write-ahead-log segment with group commit. Any number of threads call {@link #append}; while one of
+ * them (the leader) writes and, in {@link SyncMode#SYNC}, fsyncs the records queued so far, the others queue
+ * behind it and are released together when their records are durable, so one fsync serves many writes.
+ * Records reach the file in the order their {@code append} calls entered the queue.
+ *
+ * <p>The first I/O failure sticks: every waiting and later {@code append} fails with it, and the segment must
+ * be abandoned (the store stops taking writes until reopened).
+ */
+public final class WalWriter implements Closeable {
+    /** Largest WAL record (one write batch): 64 MiB. */
+    public static final int MAX_RECORD_BYTES = 64 << 20;
+
+    private final LogWriter log;
+    private final SyncMode mode;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition done = lock.newCondition();
+    private List<byte[]> queue = new ArrayList<>();
+    private long enqueued;
+    private long durable;
+    private boolean writing;
+    private IOException failure;
+    private boolean closed;
+    private long syncs;
+    private long bytes;
+
+    private WalWriter(LogWriter log, SyncMode mode) {
+        this.log = log;
+        this.mode = mode;
+    }
+
+    /**
+     * Creates a new segment file.
+     *
+     * @throws IllegalArgumentException for {@link SyncMode#OFF}, which writes no log
+     */
+    public static WalWriter create(Path path, SyncMode mode) throws IOException {
+        if (mode == SyncMode.OFF) {
+            throw new IllegalArgumentException("sync mode OFF writes no write-ahead log");
+        }
+        return new WalWriter(LogWriter.create(path, LogKind.WAL, MAX_RECORD_BYTES), mode);
+    }
+
+    /**
+     * Appends one record and returns when it is acknowledged under the segment's {@link SyncMode}.
+     *
+     * @throws IOException if this or an earlier write of the segment failed (the first failure, as the cause)
+     */
+    public void append(byte[] record) throws IOException {
+        if (record.length > MAX_RECORD_BYTES) {
+            throw new IllegalArgumentException("write batch of " + record.length + " bytes exceeds the WAL record "
+                    + "limit of " + MAX_RECORD_BYTES + " bytes");
+        }
+        lock.lock();
+        try {
+            check();
+            queue.add(record);
+            long ticket = ++enqueued;
+            while (durable < ticket) {
+                check();
+                if (writing) {
+                    done.awaitUninterruptibly();
+                    continue;
+                }
+                writing = true;
+                List<byte[]> batch = queue;
+                long last = enqueued;
+                queue = new ArrayList<>();
+                lock.unlock();
+                IOException error = null;
+                try {
+                    for (byte[] r : batch) {
+                        log.append(r);
+                        bytes += r.length;
+                    }
+                    if (mode == SyncMode.SYNC) {
+                        log.sync();
+                    } else {
+                        log.flush();
+                    }
+                } catch (IOException e) {
+                    error = e;
+                } finally {
+                    lock.lock();
+                }
+                writing = false;
+                if (error != null) {
+                    failure = error;
+                } else {
+                    durable = last;
+                    if (mode == SyncMode.SYNC) {
+                        syncs++;
+                    }
+                }
+                done.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void check() throws IOException {
+        if (failure != null) {
+            throw new IOException("write-ahead log " + log.path() + " failed earlier; reopen the store", failure);
+        }
+        if (closed) {
+            throw new IllegalStateException("write-ahead log " + log.path() + " is closed");
+        }
+    }
+
+    /** Number of fsyncs so far (fewer than appends when group commit batched them). */
+    public long syncs() {
+        lock.lock();
+        try {
+            return syncs;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Record payload bytes written so far. */
+    public long bytes() {
+        lock.lock();
+        try {
+            return bytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public Path path() {
+        return log.path();
+    }
+
+    /** Waits for a running group write, then syncs and closes the segment. */
+    @Override
+    public void close() throws IOException {
+        lock.lock();
+        try {
+            while (writing) {
+                done.awaitUninterruptibly();
+            }
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (failure == null) {
+                log.sync();
+            }
+            log.close();
+        } finally {
+            lock.unlock();
+        }
+    }
+}

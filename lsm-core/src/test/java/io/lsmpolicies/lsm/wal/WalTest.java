@@ -1,0 +1,162 @@
+package io.lsmpolicies.lsm.wal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lsmpolicies.lsm.CorruptionException;
+import io.lsmpolicies.lsm.log.LogKind;
+import io.lsmpolicies.lsm.log.LogTail;
+import io.lsmpolicies.lsm.log.LogWriter;
+import io.lsmpolicies.lsm.sstable.Entry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WalTest {
+    @TempDir
+    Path dir;
+
+    private static WriteBatch batch(long base, String... keys) {
+        WriteBatch b = new WriteBatch();
+        for (String k : keys) {
+            if (k.startsWith("-")) {
+                b.delete(k.substring(1).getBytes());
+            } else {
+                b.put(k.getBytes(), ("v" + k).getBytes());
+            }
+        }
+        b.assignSequence(base);
+        return b;
+    }
+
+    @Test
+    void writeBatchesRoundTripWithConsecutiveSequences() {
+        WriteBatch b = batch(41, "a", "-b", "c");
+        WriteBatch copy = WriteBatch.decode(b.encode());
+        assertThat(copy.baseSequence()).isEqualTo(41);
+        assertThat(copy.entries()).containsExactly(Entry.put("a".getBytes(), 41, "va".getBytes()),
+                Entry.delete("b".getBytes(), 42), Entry.put("c".getBytes(), 43, "vc".getBytes()));
+        assertThat(b.userBytes()).isEqualTo(1 + 2 + 1 + 1 + 2);
+        assertThatThrownBy(() -> new WriteBatch().put("x".getBytes(), "y".getBytes()).encode())
+                .hasMessageContaining("no sequence number");
+    }
+
+    @Test
+    void malformedBatchesSayWhatIsWrong() {
+        byte[] good = batch(1, "a", "b").encode();
+        byte[] version = good.clone();
+        version[0] = 7;
+        assertThatThrownBy(() -> WriteBatch.decode(version)).hasMessageContaining("unknown write-batch version 7");
+        assertThatThrownBy(() -> WriteBatch.decode(Arrays.copyOf(good, good.length - 1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        byte[] type = good.clone();
+        type[13] = 9;
+        assertThatThrownBy(() -> WriteBatch.decode(type)).hasMessageContaining("unknown type 9");
+        byte[] longer = Arrays.copyOf(good, good.length + 2);
+        assertThatThrownBy(() -> WriteBatch.decode(longer)).hasMessageContaining("2 bytes after the last operation");
+    }
+
+    @Test
+    void groupCommitKeepsEveryAcknowledgedBatchInPerThreadOrder() throws Exception {
+        Path segment = dir.resolve("000001.wal");
+        int threads = 8;
+        int perThread = 300;
+        AtomicLong sequence = new AtomicLong(1);
+        try (WalWriter wal = WalWriter.create(segment, SyncMode.SYNC)) {
+            ExecutorService pool = Executors.newFixedThreadPool(threads);
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < perThread; i++) {
+                        wal.append(batch(sequence.getAndIncrement(), "t" + thread + "-" + i).encode());
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get();
+            }
+            pool.shutdown();
+            // Group commit: with 8 writers, one fsync serves several batches.
+            assertThat(wal.syncs()).isLessThan((long) threads * perThread);
+        }
+        Map<Integer, Integer> lastSeen = new HashMap<>();
+        List<WriteBatch> replayed = new ArrayList<>();
+        LogTail tail = WalReplay.replay(segment, replayed::add);
+        assertThat(tail.torn()).isFalse();
+        assertThat(replayed).hasSize(threads * perThread);
+        for (WriteBatch b : replayed) {
+            String key = new String(b.ops().get(0).key());
+            int thread = Integer.parseInt(key.substring(1, key.indexOf('-')));
+            int i = Integer.parseInt(key.substring(key.indexOf('-') + 1));
+            assertThat(i).as("order of thread %d", thread).isEqualTo(lastSeen.getOrDefault(thread, -1) + 1);
+            lastSeen.put(thread, i);
+        }
+    }
+
+    @Test
+    void aCrashedProcessLeavesEveryAcknowledgedAsyncBatchOnDisk() throws Exception {
+        Path segment = dir.resolve("000002.wal");
+        WalWriter wal = WalWriter.create(segment, SyncMode.ASYNC);
+        for (int i = 0; i < 100; i++) {
+            wal.append(batch(i, "k" + i).encode());
+        }
+        // No close: what the OS holds is what a killed process leaves behind.
+        Path copy = dir.resolve("copy.wal");
+        Files.copy(segment, copy);
+        List<WriteBatch> replayed = new ArrayList<>();
+        WalReplay.replay(copy, replayed::add);
+        assertThat(replayed).hasSize(100);
+        assertThat(replayed.get(99).baseSequence()).isEqualTo(99);
+        wal.close();
+        assertThatThrownBy(() -> wal.append(new byte[1])).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+    }
+
+    @Test
+    void replayStopsCleanlyAtATornTailAndRefusesDamage() throws Exception {
+        Path segment = dir.resolve("000003.wal");
+        try (WalWriter wal = WalWriter.create(segment, SyncMode.SYNC)) {
+            for (int i = 0; i < 10; i++) {
+                wal.append(batch(i, "key" + i, "-gone" + i).encode());
+            }
+        }
+        byte[] bytes = Files.readAllBytes(segment);
+        Path torn = dir.resolve("torn.wal");
+        Files.write(torn, Arrays.copyOf(bytes, bytes.length - 5));
+        List<WriteBatch> replayed = new ArrayList<>();
+        assertThat(WalReplay.replay(torn, replayed::add).torn()).isTrue();
+        assertThat(replayed).hasSize(9);
+
+        byte[] flipped = bytes.clone();
+        flipped[60] ^= 0x10;
+        Path damaged = dir.resolve("damaged.wal");
+        Files.write(damaged, flipped);
+        assertThatThrownBy(() -> WalReplay.replay(damaged, b -> { })).isInstanceOf(CorruptionException.class);
+
+        Path garbage = dir.resolve("garbage.wal");
+        long offset;
+        try (LogWriter w = LogWriter.create(garbage, LogKind.WAL, WalWriter.MAX_RECORD_BYTES)) {
+            w.append(batch(1, "ok").encode());
+            offset = w.size();
+            w.append(new byte[] {1, 2, 3}); // intact checksum, not a write batch
+            w.append(batch(2, "after").encode());
+        }
+        assertThatThrownBy(() -> WalReplay.replay(garbage, b -> { })).isInstanceOf(CorruptionException.class)
+                .hasMessageContaining("write batch").satisfies(e ->
+                        assertThat(((CorruptionException) e).offset()).isEqualTo(offset));
+        assertThatThrownBy(() -> WalWriter.create(dir.resolve("off.wal"), SyncMode.OFF))
+                .hasMessageContaining("OFF writes no write-ahead log");
+    }
+}
