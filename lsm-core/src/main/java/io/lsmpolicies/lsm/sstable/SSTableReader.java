@@ -29,11 +29,15 @@ public final class SSTableReader implements Closeable {
     private final long leafPages;
     private final BloomFilter bloom;
     private final SSTableMetadata metadata;
+    private final BlockCache cache;
+    private final long fileId;
     private final java.util.concurrent.atomic.AtomicLong pagesRead = new java.util.concurrent.atomic.AtomicLong();
 
-    private SSTableReader(Path path, FileChannel channel) throws IOException {
+    private SSTableReader(Path path, FileChannel channel, BlockCache cache) throws IOException {
         this.path = path;
         this.channel = channel;
+        this.cache = cache;
+        this.fileId = cache.newFileId();
         long size = channel.size();
         if (size < SSTableFormat.TRAILER_BYTES) {
             throw new CorruptionException(path, 0, Code.TRUNCATED_HEADER, "file of " + size + " bytes has no "
@@ -80,15 +84,22 @@ public final class SSTableReader implements Closeable {
         }
     }
 
+    /** Opens {@code path} without a block cache: every page read goes to the file. */
+    public static SSTableReader open(Path path) throws IOException {
+        return open(path, NO_CACHE);
+    }
+
+    private static final BlockCache NO_CACHE = BlockCache.ofBytes(0);
+
     /**
-     * Opens {@code path}.
+     * Opens {@code path}, reading its pages through {@code cache}.
      *
      * @throws CorruptionException if the trailer, Bloom filter or metadata is damaged or of an unknown version
      */
-    public static SSTableReader open(Path path) throws IOException {
+    public static SSTableReader open(Path path, BlockCache cache) throws IOException {
         FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
         try {
-            return new SSTableReader(path, channel);
+            return new SSTableReader(path, channel, cache);
         } catch (IOException | RuntimeException e) {
             channel.close();
             throw e;
@@ -104,7 +115,7 @@ public final class SSTableReader implements Closeable {
         return height;
     }
 
-    /** Pages read from the file since open (for read-amplification accounting and tests). */
+    /** Pages read from the file since open, cache misses only (for read-amplification accounting and tests). */
     public long pagesRead() {
         return pagesRead.get();
     }
@@ -280,15 +291,25 @@ public final class SSTableReader implements Closeable {
         return out;
     }
 
-    /** Reads page {@code pageNo}, checks its checksum and type, and returns it positioned after its header. */
+    /**
+     * Page {@code pageNo} from the cache, or read, checked against its checksum and cached; returned (a
+     * private view) positioned after its header once its type is checked.
+     */
     private ByteBuffer readPage(long pageNo, byte type) throws IOException {
-        ByteBuffer p = read(pageNo * pageSize, pageSize);
-        pagesRead.incrementAndGet();
-        byte[] bytes = p.array();
-        if (p.getInt(pageSize - SSTableFormat.PAGE_CRC_BYTES) != SSTableFormat.pageCrc(pageNo, bytes)) {
-            throw new CorruptionException(path, pageNo * pageSize, Code.CHECKSUM_MISMATCH,
-                    "page " + pageNo + " checksum mismatch");
+        byte[] bytes = cache.get(fileId, pageNo);
+        if (bytes == null) {
+            bytes = read(pageNo * pageSize, pageSize).array();
+            pagesRead.incrementAndGet();
+            if (ByteBuffer.wrap(bytes).getInt(pageSize - SSTableFormat.PAGE_CRC_BYTES)
+                    != SSTableFormat.pageCrc(pageNo, bytes)) {
+                throw new CorruptionException(path, pageNo * pageSize, Code.CHECKSUM_MISMATCH,
+                        "page " + pageNo + " checksum mismatch");
+            }
+            if (type != SSTableFormat.BLOB) {
+                cache.put(fileId, pageNo, bytes);
+            }
         }
+        ByteBuffer p = ByteBuffer.wrap(bytes);
         if (bytes[0] != type) {
             throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "page " + pageNo + " has type "
                     + bytes[0] + ", expected " + type);
@@ -314,6 +335,7 @@ public final class SSTableReader implements Closeable {
 
     @Override
     public void close() throws IOException {
+        cache.invalidateFile(fileId);
         channel.close();
     }
 }
