@@ -1,0 +1,114 @@
+package io.lsmpolicies.lsm.merge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lsmpolicies.lsm.sstable.Entry;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+
+/** Merging and collapsing against a brute-force oracle of what every snapshot reader sees. */
+class MergeTest {
+    private static byte[] key(int i) {
+        return new byte[] {'k', (byte) i};
+    }
+
+    private static List<Entry> collect(Iterator<Entry> it) {
+        List<Entry> out = new ArrayList<>();
+        it.forEachRemaining(out::add);
+        return out;
+    }
+
+    /** What a reader at {@code snapshot} sees for every key: key -> value, absent if deleted or unknown. */
+    private static TreeMap<Integer, String> view(List<Entry> entries, long snapshot) {
+        TreeMap<Integer, String> out = new TreeMap<>();
+        TreeMap<Integer, Long> seen = new TreeMap<>();
+        for (Entry e : entries) {
+            int k = e.key()[1];
+            if (e.sequence() <= snapshot && e.sequence() > seen.getOrDefault(k, -1L)) {
+                seen.put(k, e.sequence());
+                if (e.tombstone()) {
+                    out.remove(k);
+                } else {
+                    out.put(k, new String(e.value()));
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void mergingKeepsInternalOrderAndEveryEntry() {
+        SplittableRandom random = new SplittableRandom(1);
+        List<List<Entry>> inputs = new ArrayList<>();
+        List<Entry> all = new ArrayList<>();
+        long seq = 1;
+        for (int i = 0; i < 5; i++) {
+            inputs.add(new ArrayList<>());
+        }
+        for (int n = 0; n < 2000; n++) {
+            Entry e = Entry.put(key(random.nextInt(100)), seq++, new byte[] {(byte) n});
+            inputs.get(random.nextInt(5)).add(e);
+            all.add(e);
+        }
+        List<Iterator<Entry>> its = new ArrayList<>();
+        for (List<Entry> in : inputs) {
+            in.sort(Entry.ORDER);
+            its.add(in.iterator());
+        }
+        all.sort(Entry.ORDER);
+        assertThat(collect(new MergingIterator(its))).isEqualTo(all);
+        assertThat(new MergingIterator(List.of()).hasNext()).isFalse();
+    }
+
+    @Test
+    void collapsingPreservesWhatEverySnapshotSees() {
+        SplittableRandom random = new SplittableRandom(2);
+        for (int trial = 0; trial < 200; trial++) {
+            List<Entry> entries = new ArrayList<>();
+            long seq = 1;
+            for (int n = 0; n < 60; n++) {
+                int k = random.nextInt(6);
+                entries.add(random.nextInt(3) == 0 ? Entry.delete(key(k), seq++)
+                        : Entry.put(key(k), seq++, ("v" + n).getBytes()));
+            }
+            entries.sort(Entry.ORDER);
+            long[] snapshots = random.longs(random.nextInt(4), 1, seq).toArray();
+            for (boolean bottommost : new boolean[] {true, false}) {
+                List<Entry> out = collect(new VersionCollapse(entries.iterator(), snapshots, bottommost));
+                assertThat(out).isSortedAccordingTo(Entry.ORDER);
+                for (long s : snapshots) {
+                    assertThat(view(out, s)).as("snapshot %d", s).isEqualTo(view(entries, s));
+                }
+                assertThat(view(out, Long.MAX_VALUE)).isEqualTo(view(entries, Long.MAX_VALUE));
+                // Never more than one version per stripe and key.
+                assertThat(out.size()).isLessThanOrEqualTo(6 * (snapshots.length + 1));
+                if (bottommost) {
+                    // No kept tombstone is the oldest kept version of its key.
+                    for (int i = 0; i < out.size(); i++) {
+                        boolean oldest = i + 1 == out.size() || !Arrays.equals(out.get(i + 1).key(), out.get(i).key());
+                        assertThat(oldest && out.get(i).tombstone()).isFalse();
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void withoutSnapshotsOnlyTheNewestVersionSurvivesAndBottommostDeletesVanish() {
+        List<Entry> entries = List.of(Entry.delete(key(1), 9), Entry.put(key(1), 5, "old".getBytes()),
+                Entry.put(key(2), 8, "new".getBytes()), Entry.put(key(2), 3, "older".getBytes()));
+        assertThat(collect(new VersionCollapse(entries.iterator(), new long[0], true)))
+                .containsExactly(Entry.put(key(2), 8, "new".getBytes()));
+        assertThat(collect(new VersionCollapse(entries.iterator(), new long[0], false)))
+                .containsExactly(Entry.delete(key(1), 9), Entry.put(key(2), 8, "new".getBytes()));
+        // A snapshot at 6 still needs key 1's old value, so the tombstone above it stays too.
+        assertThat(collect(new VersionCollapse(entries.iterator(), new long[] {6}, true))).containsExactly(
+                Entry.delete(key(1), 9), Entry.put(key(1), 5, "old".getBytes()), Entry.put(key(2), 8, "new".getBytes()),
+                Entry.put(key(2), 3, "older".getBytes()));
+    }
+}
