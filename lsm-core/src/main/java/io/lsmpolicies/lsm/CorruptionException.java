@@ -24,7 +24,16 @@ public final class CorruptionException extends IOException {
         /** The file ends inside its header. */
         TRUNCATED_HEADER,
         /** A log ends with an incomplete final write, and the reader was told not to tolerate that. */
-        TORN_TAIL
+        TORN_TAIL,
+        /** A record holds a field tag this code does not know (a newer writer, or damage under a valid CRC). */
+        UNKNOWN_TAG,
+        /**
+         * A record decodes but contradicts the format's rules or the state it applies to (e.g. a manifest edit
+         * that removes a file the component set does not hold).
+         */
+        INCONSISTENT_RECORD,
+        /** A file that stored data names (e.g. the manifest that CURRENT points at) does not exist. */
+        MISSING_FILE
     }
 
     private final transient Path file;

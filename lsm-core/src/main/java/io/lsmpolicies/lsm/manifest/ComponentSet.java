@@ -1,0 +1,254 @@
+package io.lsmpolicies.lsm.manifest;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * The store's live disk components and the counters the manifest keeps beside them: what a reader may read
+ * and what a merge policy decides on. Immutable; {@link #apply} returns a new set.
+ *
+ * <p>Orderings (tests check each):
+ * <ul>
+ *   <li>Level 0: creation order, <b>newest first</b> (index 0 is the newest table).</li>
+ *   <li>Deeper levels: ascending by {@code minKey} (unsigned bytes), ties by file number. Overlap between a
+ *       deeper level's tables is not checked here; the engine's install step owns that rule.</li>
+ *   <li>{@link #levels()} has no trailing empty level; inner levels may be empty.</li>
+ * </ul>
+ * Invariants: file numbers are unique across levels; every live file number is below {@link #nextFileNumber()};
+ * {@code nextFileNumber}, {@code lastSequence} and {@code walNumber} never decrease from one set to the next.
+ */
+public final class ComponentSet {
+    private static final Comparator<TableRecord> BY_MIN_KEY =
+            ((Comparator<TableRecord>) TableRecord::compareMinKey).thenComparingLong(TableRecord::fileNumber);
+
+    private static final ComponentSet EMPTY = new ComponentSet(List.of(), Map.of(), null, 1, 0, 0);
+
+    private final List<List<TableRecord>> levels;
+    private final Map<Long, TableRecord> byNumber;
+    private final PolicyRecord policy;
+    private final long nextFileNumber;
+    private final long lastSequence;
+    private final long walNumber;
+
+    private ComponentSet(List<List<TableRecord>> levels, Map<Long, TableRecord> byNumber, PolicyRecord policy,
+            long nextFileNumber, long lastSequence, long walNumber) {
+        this.levels = levels;
+        this.byNumber = byNumber;
+        this.policy = policy;
+        this.nextFileNumber = nextFileNumber;
+        this.lastSequence = lastSequence;
+        this.walNumber = walNumber;
+    }
+
+    /** No tables, no policy, {@code nextFileNumber} 1, {@code lastSequence} 0, {@code walNumber} 0. */
+    public static ComponentSet empty() {
+        return EMPTY;
+    }
+
+    /**
+     * The set after {@code edit}, which applies all or nothing, in this order:
+     * <ol>
+     *   <li>Every removed file number must be live; its table leaves its level.</li>
+     *   <li>Every added file number must not be live after the removals (so removing and re-adding a number at
+     *       another level is a trivial move).</li>
+     *   <li>Level-0 additions are listed oldest first and are placed as one block, newest first: at the front
+     *       of level 0 if the edit removes no level-0 table (a flush), otherwise at the position the newest
+     *       removed level-0 table held (a merge install: the output takes its inputs' place, so a stack stays
+     *       in creation order and later merges can still pick contiguous inputs).</li>
+     *   <li>Deeper additions join their level in {@code minKey} order.</li>
+     *   <li>The policy and the three counters change where the edit sets them.</li>
+     * </ol>
+     *
+     * @throws IllegalStateException naming the file number if a removed file is not live, an added file is live
+     *                               or not below the resulting {@code nextFileNumber}; or naming the counter if
+     *                               one would decrease
+     */
+    public ComponentSet apply(ManifestEdit edit) {
+        Set<Long> removed = new HashSet<>(edit.removed());
+        for (long n : edit.removed()) {
+            if (!byNumber.containsKey(n)) {
+                throw new IllegalStateException("edit removes file " + n + ", which is not in the component set");
+            }
+        }
+        long next = counter("nextFileNumber", nextFileNumber, edit.nextFileNumber());
+        long sequence = counter("lastSequence", lastSequence, edit.lastSequence());
+        long wal = counter("walNumber", walNumber, edit.walNumber());
+
+        Map<Long, TableRecord> live = new HashMap<>(byNumber);
+        live.keySet().removeAll(removed);
+        for (TableRecord t : edit.added()) {
+            if (live.containsKey(t.fileNumber())) {
+                throw new IllegalStateException("edit adds file " + t.fileNumber() + ", which is already in the "
+                        + "component set (level " + live.get(t.fileNumber()).level() + ")");
+            }
+            if (t.fileNumber() >= next) {
+                throw new IllegalStateException("edit adds file " + t.fileNumber() + ", which is not below "
+                        + "nextFileNumber " + next);
+            }
+            live.put(t.fileNumber(), t);
+        }
+
+        int levelCount = levels.size();
+        for (TableRecord t : edit.added()) {
+            levelCount = Math.max(levelCount, t.level() + 1);
+        }
+        List<List<TableRecord>> out = new ArrayList<>(levelCount);
+        for (int i = 0; i < levelCount; i++) {
+            out.add(i < levels.size() ? filtered(levels.get(i), removed) : new ArrayList<>());
+        }
+        int level0Position = newestRemovedPosition(level(0), removed);
+        List<TableRecord> level0Block = new ArrayList<>();
+        for (TableRecord t : edit.added()) {
+            if (t.level() == 0) {
+                level0Block.add(0, t);
+            } else {
+                out.get(t.level()).add(t);
+            }
+        }
+        if (!level0Block.isEmpty()) {
+            out.get(0).addAll(level0Position, level0Block);
+        }
+        for (int i = 1; i < levelCount; i++) {
+            out.get(i).sort(BY_MIN_KEY);
+        }
+        while (!out.isEmpty() && out.get(out.size() - 1).isEmpty()) {
+            out.remove(out.size() - 1);
+        }
+        List<List<TableRecord>> frozen = new ArrayList<>(out.size());
+        for (List<TableRecord> level : out) {
+            frozen.add(List.copyOf(level));
+        }
+        return new ComponentSet(List.copyOf(frozen), Collections.unmodifiableMap(live),
+                edit.policy().orElse(policy), next, sequence, wal);
+    }
+
+    private static long counter(String name, long current, OptionalLong value) {
+        if (value.isEmpty()) {
+            return current;
+        }
+        if (value.getAsLong() < current) {
+            throw new IllegalStateException("edit moves " + name + " back from " + current + " to "
+                    + value.getAsLong());
+        }
+        return value.getAsLong();
+    }
+
+    private static List<TableRecord> filtered(List<TableRecord> level, Set<Long> removed) {
+        List<TableRecord> kept = new ArrayList<>(level.size());
+        for (TableRecord t : level) {
+            if (!removed.contains(t.fileNumber())) {
+                kept.add(t);
+            }
+        }
+        return kept;
+    }
+
+    /** Index of the first (newest) removed table in {@code level0}; equally its index once removals are done. */
+    private static int newestRemovedPosition(List<TableRecord> level0, Set<Long> removed) {
+        for (int i = 0; i < level0.size(); i++) {
+            if (removed.contains(level0.get(i).fileNumber())) {
+                return i;
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * The edit that rebuilds this set from {@link #empty()}: every table (level 0 oldest first, so that
+     * {@link #apply} restores newest first), the policy if any, and all three counters.
+     */
+    public ManifestEdit snapshot() {
+        ManifestEdit.Builder b = ManifestEdit.builder();
+        List<TableRecord> level0 = level(0);
+        for (int i = level0.size() - 1; i >= 0; i--) {
+            b.addTable(level0.get(i));
+        }
+        for (int i = 1; i < levels.size(); i++) {
+            levels.get(i).forEach(b::addTable);
+        }
+        if (policy != null) {
+            b.policy(policy);
+        }
+        return b.nextFileNumber(nextFileNumber).lastSequence(lastSequence).walNumber(walNumber).build();
+    }
+
+    /** The levels, index = level number; level 0 newest first, deeper levels by {@code minKey}. Unmodifiable. */
+    public List<List<TableRecord>> levels() {
+        return levels;
+    }
+
+    /** Level {@code n}'s tables (an empty list past the deepest level). */
+    public List<TableRecord> level(int n) {
+        return n < levels.size() ? levels.get(n) : List.of();
+    }
+
+    /** The live table with {@code fileNumber}, if any. */
+    public Optional<TableRecord> table(long fileNumber) {
+        return Optional.ofNullable(byNumber.get(fileNumber));
+    }
+
+    /** Live file numbers, unordered. Unmodifiable. */
+    public Set<Long> fileNumbers() {
+        return Collections.unmodifiableSet(byNumber.keySet());
+    }
+
+    /** Number of live tables. */
+    public int tableCount() {
+        return byNumber.size();
+    }
+
+    public Optional<PolicyRecord> policy() {
+        return Optional.ofNullable(policy);
+    }
+
+    /** The next file number to hand out; above every live file number. */
+    public long nextFileNumber() {
+        return nextFileNumber;
+    }
+
+    public long lastSequence() {
+        return lastSequence;
+    }
+
+    /** The oldest live write-ahead log's number; 0 if none has been recorded. */
+    public long walNumber() {
+        return walNumber;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ComponentSet c && levels.equals(c.levels) && Objects.equals(policy, c.policy)
+                && nextFileNumber == c.nextFileNumber && lastSequence == c.lastSequence && walNumber == c.walNumber;
+    }
+
+    @Override
+    public int hashCode() {
+        return ((levels.hashCode() * 31 + Long.hashCode(nextFileNumber)) * 31 + Long.hashCode(lastSequence)) * 31
+                + Long.hashCode(walNumber);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder s = new StringBuilder("ComponentSet[next=").append(nextFileNumber).append(", lastSequence=")
+                .append(lastSequence).append(", wal=").append(walNumber).append(", policy=")
+                .append(policy == null ? "none" : policy.name());
+        for (int i = 0; i < levels.size(); i++) {
+            s.append(", L").append(i).append('=');
+            List<Long> numbers = new ArrayList<>();
+            for (TableRecord t : levels.get(i)) {
+                numbers.add(t.fileNumber());
+            }
+            s.append(numbers);
+        }
+        return s.append(']').toString();
+    }
+}

@@ -1,0 +1,201 @@
+package io.lsmpolicies.lsm.manifest;
+
+import io.lsmpolicies.lsm.CorruptionException.Code;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.StandardCharsets;
+import java.util.OptionalLong;
+
+/**
+ * The fields of an encoded {@link ManifestEdit}. Each tag has a stable persistent id (the byte written before
+ * the field) and its own encoding. Ids are never reused: a retired tag keeps its constant (or at least its id
+ * in this comment) so that no later tag takes its number. Big-endian; a key or byte string is a u32 length
+ * then the bytes, the policy name a u16 length then UTF-8 bytes.
+ *
+ * <pre>
+ * id 1 ADD_TABLE        fileNumber u64 | level u32 | fileBytes u64 | entries u64 | tombstones u64 | minKey | maxKey
+ *                       | minSequence u64 | maxSequence u64 | minFlushIndex u64 | maxFlushIndex u64
+ *                       | createdMillis u64 | oldestTombstoneMillis u64          -- once per added table, in order
+ * id 2 REMOVE_FILE      fileNumber u64                                         -- once per removed file
+ * id 3 POLICY           name (u16 length, UTF-8) | state (u32 length, bytes)   -- at most once
+ * id 4 NEXT_FILE_NUMBER u64                                                    -- at most once
+ * id 5 LAST_SEQUENCE    u64                                                    -- at most once
+ * id 6 WAL_NUMBER       u64                                                    -- at most once
+ * </pre>
+ */
+public enum EditTag {
+    /** One table added by the edit; repeated, in the edit's order. */
+    ADD_TABLE(1) {
+        @Override
+        void write(ManifestEdit edit, DataOutputStream out) throws IOException {
+            for (TableRecord t : edit.added()) {
+                out.writeByte(id());
+                out.writeLong(t.fileNumber());
+                out.writeInt(t.level());
+                out.writeLong(t.fileBytes());
+                out.writeLong(t.entries());
+                out.writeLong(t.tombstones());
+                writeBytes(out, t.minKeyUnsafe());
+                writeBytes(out, t.maxKeyUnsafe());
+                out.writeLong(t.minSequence());
+                out.writeLong(t.maxSequence());
+                out.writeLong(t.minFlushIndex());
+                out.writeLong(t.maxFlushIndex());
+                out.writeLong(t.createdMillis());
+                out.writeLong(t.oldestTombstoneMillis());
+            }
+        }
+
+        @Override
+        void read(ByteBuffer in, ManifestEdit.Builder into) {
+            long fileNumber = in.getLong();
+            int level = in.getInt();
+            long fileBytes = in.getLong();
+            long entries = in.getLong();
+            long tombstones = in.getLong();
+            byte[] minKey = readBytes(in, "minKey");
+            byte[] maxKey = readBytes(in, "maxKey");
+            into.addTable(new TableRecord(fileNumber, level, fileBytes, entries, tombstones, minKey, maxKey,
+                    in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong()));
+        }
+    },
+    /** One file number removed by the edit; repeated. */
+    REMOVE_FILE(2) {
+        @Override
+        void write(ManifestEdit edit, DataOutputStream out) throws IOException {
+            for (long n : edit.removed()) {
+                out.writeByte(id());
+                out.writeLong(n);
+            }
+        }
+
+        @Override
+        void read(ByteBuffer in, ManifestEdit.Builder into) {
+            into.removeFile(in.getLong());
+        }
+    },
+    /** The policy's name and encoded state. */
+    POLICY(3) {
+        @Override
+        void write(ManifestEdit edit, DataOutputStream out) throws IOException {
+            if (edit.policy().isPresent()) {
+                PolicyRecord p = edit.policy().get();
+                byte[] name = p.name().getBytes(StandardCharsets.UTF_8);
+                out.writeByte(id());
+                out.writeShort(name.length);
+                out.write(name);
+                writeBytes(out, p.stateUnsafe());
+            }
+        }
+
+        @Override
+        void read(ByteBuffer in, ManifestEdit.Builder into) {
+            int nameLength = Short.toUnsignedInt(in.getShort());
+            ByteBuffer nameBytes = ByteBuffer.wrap(take(in, nameLength, "policy name"));
+            String name;
+            try {
+                name = StandardCharsets.UTF_8.newDecoder().decode(nameBytes).toString();
+            } catch (CharacterCodingException e) {
+                throw new MalformedEditException(Code.INCONSISTENT_RECORD, "policy name is not valid UTF-8");
+            }
+            into.policy(new PolicyRecord(name, readBytes(in, "policy state")));
+        }
+    },
+    /** The next file number to hand out. */
+    NEXT_FILE_NUMBER(4) {
+        @Override
+        void write(ManifestEdit edit, DataOutputStream out) throws IOException {
+            writeOptional(out, id(), edit.nextFileNumber());
+        }
+
+        @Override
+        void read(ByteBuffer in, ManifestEdit.Builder into) {
+            into.nextFileNumber(in.getLong());
+        }
+    },
+    /** The last sequence number whose write is in an SSTable or a live WAL. */
+    LAST_SEQUENCE(5) {
+        @Override
+        void write(ManifestEdit edit, DataOutputStream out) throws IOException {
+            writeOptional(out, id(), edit.lastSequence());
+        }
+
+        @Override
+        void read(ByteBuffer in, ManifestEdit.Builder into) {
+            into.lastSequence(in.getLong());
+        }
+    },
+    /** The oldest write-ahead log whose records are not all in SSTables. */
+    WAL_NUMBER(6) {
+        @Override
+        void write(ManifestEdit edit, DataOutputStream out) throws IOException {
+            writeOptional(out, id(), edit.walNumber());
+        }
+
+        @Override
+        void read(ByteBuffer in, ManifestEdit.Builder into) {
+            into.walNumber(in.getLong());
+        }
+    };
+
+    private final int id;
+
+    EditTag(int id) {
+        this.id = id;
+    }
+
+    /** The stable id written before the field; never reused. */
+    public int id() {
+        return id;
+    }
+
+    /** The tag with stored id {@code id}, or null if this build knows none. */
+    static EditTag byId(int id) {
+        for (EditTag t : values()) {
+            if (t.id == id) {
+                return t;
+            }
+        }
+        return null;
+    }
+
+    /** Writes this tag's fields of {@code edit} (tag byte and body each), none if the edit has none. */
+    abstract void write(ManifestEdit edit, DataOutputStream out) throws IOException;
+
+    /**
+     * Reads one field's body (the tag byte already consumed) into {@code into}.
+     *
+     * @throws java.nio.BufferUnderflowException if the body is cut short
+     * @throws MalformedEditException            if a length is impossible or a string malformed
+     * @throws IllegalArgumentException          if a value breaks a record's rules or repeats a single field
+     */
+    abstract void read(ByteBuffer in, ManifestEdit.Builder into);
+
+    private static void writeOptional(DataOutputStream out, int id, OptionalLong value) throws IOException {
+        if (value.isPresent()) {
+            out.writeByte(id);
+            out.writeLong(value.getAsLong());
+        }
+    }
+
+    private static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {
+        out.writeInt(bytes.length);
+        out.write(bytes);
+    }
+
+    private static byte[] readBytes(ByteBuffer in, String what) {
+        return take(in, in.getInt(), what);
+    }
+
+    private static byte[] take(ByteBuffer in, int length, String what) {
+        if (length < 0 || length > in.remaining()) {
+            throw new MalformedEditException(Code.BAD_LENGTH, what + " length " + Integer.toUnsignedString(length)
+                    + " runs past the " + in.remaining() + " bytes left in the record");
+        }
+        byte[] b = new byte[length];
+        in.get(b);
+        return b;
+    }
+}

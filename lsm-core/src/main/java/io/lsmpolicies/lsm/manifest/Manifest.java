@@ -1,0 +1,275 @@
+package io.lsmpolicies.lsm.manifest;
+
+import io.lsmpolicies.lsm.CorruptionException;
+import io.lsmpolicies.lsm.CorruptionException.Code;
+import io.lsmpolicies.lsm.log.LogKind;
+import io.lsmpolicies.lsm.log.LogReader;
+import io.lsmpolicies.lsm.log.LogTail;
+import io.lsmpolicies.lsm.log.LogWriter;
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * The manifest: an append-only log of {@link ManifestEdit}s (one checksummed {@link LogKind#MANIFEST} record
+ * each) whose replay rebuilds the {@link ComponentSet}, plus the CURRENT file that names the live manifest.
+ *
+ * <p>Contracts:
+ * <ul>
+ *   <li>The first record of every manifest is a snapshot of the whole set ({@link ComponentSet#snapshot()}),
+ *       synced before CURRENT points at the file; so a manifest that CURRENT names is never empty.</li>
+ *   <li>{@link #append} is durable when it returns (the record is forced to the device), and
+ *       {@link #current()} then includes the edit. An edit that fails {@link ComponentSet#apply} is refused
+ *       before any I/O and changes nothing.</li>
+ *   <li>CURRENT moves by write-then-rename ({@link StoreFiles#writeCurrent}); a crash leaves it naming the old
+ *       manifest or the new one. A manifest file is deleted only after CURRENT has moved away from it.</li>
+ *   <li>File numbers come from one counter: {@link #newFileNumber()} for tables, and the manifest's own
+ *       number when it rolls. Every append logs a {@code nextFileNumber} above every number handed out.</li>
+ *   <li>After an I/O failure the manifest refuses every further append (the state on disk is unknown); the
+ *       store must be recovered. {@link #current()} keeps the last durable set.</li>
+ * </ul>
+ * Thread-safe: appends are serialised. REQUIRES: one {@code Manifest} per directory at a time (the caller
+ * locks the directory).
+ */
+public final class Manifest implements Closeable {
+    /** Largest record (a snapshot of every table); readers use the same bound. */
+    static final int MAX_RECORD_BYTES = 256 << 20;
+
+    private final Path dir;
+    private final ManifestOptions options;
+    private LogWriter writer;
+    private long manifestNumber;
+    private volatile ComponentSet current;
+    private long nextFileNumber;
+    private IOException failure;
+    private boolean closed;
+
+    private Manifest(Path dir, ManifestOptions options, ComponentSet set, long nextFileNumber) {
+        this.dir = dir;
+        this.options = options;
+        this.current = set;
+        this.nextFileNumber = Math.max(nextFileNumber, set.nextFileNumber());
+    }
+
+    /** {@link #create(Path, ComponentSet, ManifestOptions)} with {@link ManifestOptions#DEFAULTS}. */
+    public static Manifest create(Path dir, ComponentSet initial) throws IOException {
+        return create(dir, initial, ManifestOptions.DEFAULTS);
+    }
+
+    /**
+     * Starts a new store in {@code dir} (which must exist): writes {@code MANIFEST-<n>} with
+     * {@code n = initial.nextFileNumber()}, whose one record is a snapshot of {@code initial} with
+     * {@code nextFileNumber} bumped to {@code n + 1}; syncs it; points CURRENT at it.
+     *
+     * @throws FileAlreadyExistsException if {@code dir} already holds a store (a CURRENT file)
+     */
+    public static Manifest create(Path dir, ComponentSet initial, ManifestOptions options) throws IOException {
+        Path currentFile = dir.resolve(StoreFiles.CURRENT);
+        if (Files.exists(currentFile)) {
+            throw new FileAlreadyExistsException(currentFile.toString(), null,
+                    "the directory " + dir + " already holds a store");
+        }
+        Manifest m = new Manifest(dir, options, initial, initial.nextFileNumber());
+        m.startManifest(initial);
+        return m;
+    }
+
+    /**
+     * Continues a recovered store: writes a new manifest holding a snapshot of {@code recovered.set()} (so a
+     * torn tail of the old one is left behind), points CURRENT at it, then deletes the old manifest. Numbers
+     * are handed out from {@link Recovered#nextFreeFileNumber()}.
+     */
+    public static Manifest reopen(Recovered recovered, ManifestOptions options) throws IOException {
+        Manifest m = new Manifest(recovered.directory(), options, recovered.set(), recovered.nextFreeFileNumber());
+        m.startManifest(recovered.set());
+        deleteQuietly(recovered.manifest());
+        return m;
+    }
+
+    /**
+     * Reads the store in {@code dir}: the manifest CURRENT names, replayed record by record (a torn final
+     * record is skipped), and the files the resulting set does not account for.
+     *
+     * @throws NoSuchFileException if {@code dir} has no CURRENT: it holds no store
+     * @throws CorruptionException if CURRENT is malformed ({@code BAD_MAGIC}) or names a missing file
+     *                             ({@code MISSING_FILE}); if a record other than the last is damaged (the log's
+     *                             codes); if a record does not decode ({@link ManifestEdit#decode}) or does not
+     *                             apply to the set before it ({@code INCONSISTENT_RECORD}); or if the manifest
+     *                             holds no intact record at all. Each names the file and the record's offset.
+     */
+    public static Recovered recover(Path dir) throws IOException {
+        String name = StoreFiles.readCurrent(dir);
+        Path path = dir.resolve(name);
+        ComponentSet set = ComponentSet.empty();
+        int records = 0;
+        LogTail tail;
+        LogReader reader;
+        try {
+            reader = LogReader.open(path, LogKind.MANIFEST, MAX_RECORD_BYTES, true);
+        } catch (NoSuchFileException e) {
+            throw new CorruptionException(dir.resolve(StoreFiles.CURRENT), 0, Code.MISSING_FILE,
+                    "CURRENT names " + name + ", which does not exist");
+        }
+        try (reader) {
+            for (byte[] payload = reader.next(); payload != null; payload = reader.next()) {
+                long offset = reader.recordOffset();
+                ManifestEdit edit = ManifestEdit.decode(payload, path, offset);
+                try {
+                    set = set.apply(edit);
+                } catch (IllegalStateException e) {
+                    throw new CorruptionException(path, offset, Code.INCONSISTENT_RECORD, e.getMessage());
+                }
+                records++;
+            }
+            tail = reader.tail();
+        }
+        if (records == 0) {
+            throw new CorruptionException(path, tail.validEnd(), tail.torn() ? Code.TORN_TAIL
+                    : Code.INCONSISTENT_RECORD, "the manifest holds no intact snapshot record (" + tail.detail() + ")");
+        }
+        return Recovered.survey(dir, path, set, tail);
+    }
+
+    /**
+     * Logs {@code edit} and applies it. If the manifest file has reached {@link ManifestOptions#rollBytes()},
+     * the edit goes into a new manifest's snapshot instead (see the class comment). The logged edit carries a
+     * {@code nextFileNumber} of at least every number {@link #newFileNumber()} has handed out.
+     *
+     * <p>REQUIRES: the numbers of added tables came from {@link #newFileNumber()} (a manifest takes its own
+     * number from the same counter when it rolls; the live manifest's number is checked).
+     *
+     * @throws IllegalStateException    if the edit does not apply to {@link #current()} or adds the live
+     *                                  manifest's number (nothing is written), or the manifest is closed
+     * @throws IllegalArgumentException if the encoded edit exceeds the record limit (nothing is written)
+     * @throws IOException              if writing or syncing failed; the manifest then refuses further appends
+     */
+    public synchronized void append(ManifestEdit edit) throws IOException {
+        checkUsable();
+        ManifestEdit logged = edit.nextFileNumber().orElse(0) >= nextFileNumber ? edit
+                : edit.withNextFileNumber(nextFileNumber);
+        for (TableRecord t : logged.added()) {
+            if (t.fileNumber() == manifestNumber) {
+                throw new IllegalStateException("edit adds file " + t.fileNumber() + ", the live manifest's own "
+                        + "number: table numbers must come from newFileNumber()");
+            }
+        }
+        ComponentSet next = current.apply(logged);
+        boolean roll = writer.size() >= options.rollBytes();
+        byte[] payload = roll ? null : logged.encode();
+        if (payload != null && payload.length > MAX_RECORD_BYTES) {
+            throw new IllegalArgumentException("manifest edit of " + payload.length + " bytes exceeds the record "
+                    + "limit of " + MAX_RECORD_BYTES + " bytes");
+        }
+        try {
+            if (roll) {
+                startManifest(next);
+            } else {
+                writer.append(payload);
+                writer.sync();
+                current = next;
+            }
+        } catch (IOException | RuntimeException e) {
+            failure = e instanceof IOException io ? io : new IOException(e);
+            throw e;
+        }
+        nextFileNumber = Math.max(nextFileNumber, current.nextFileNumber());
+    }
+
+    /**
+     * Writes a new manifest holding a snapshot of {@code base} (with {@code nextFileNumber} past the manifest's
+     * own number), syncs it, swings CURRENT to it, then closes and deletes the previous manifest. If anything
+     * fails the new file is left in place: CURRENT may already name it, and otherwise recovery lists it as an
+     * orphan. REQUIRES: the monitor is held, or the object is not yet published.
+     */
+    private void startManifest(ComponentSet base) throws IOException {
+        nextFileNumber = Math.max(nextFileNumber, base.nextFileNumber());
+        long number = nextFileNumber++;
+        ComponentSet snapshotSet = base.apply(ManifestEdit.EMPTY.withNextFileNumber(nextFileNumber));
+        byte[] snapshot = snapshotSet.snapshot().encode();
+        if (snapshot.length > MAX_RECORD_BYTES) {
+            throw new IllegalArgumentException("manifest snapshot of " + snapshot.length + " bytes exceeds the "
+                    + "record limit of " + MAX_RECORD_BYTES + " bytes");
+        }
+        String name = StoreFiles.manifestName(number);
+        LogWriter next = LogWriter.create(dir.resolve(name), LogKind.MANIFEST, MAX_RECORD_BYTES);
+        try {
+            next.append(snapshot);
+            next.sync();
+            StoreFiles.writeCurrent(dir, name);
+        } catch (IOException | RuntimeException e) {
+            try {
+                next.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+        LogWriter previous = writer;
+        writer = next;
+        manifestNumber = number;
+        current = snapshotSet;
+        if (previous != null) {
+            try {
+                previous.close();
+            } catch (IOException e) {
+                // Every record of the previous manifest was synced and CURRENT no longer names it: the edit is
+                // durable, so a failed close must not be reported as a failed append.
+            }
+            deleteQuietly(previous.path());
+        }
+    }
+
+    /** Deletes a manifest CURRENT no longer names; if that fails, the next recovery lists it as an orphan. */
+    private static void deleteQuietly(Path path) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            // Left in place on purpose: it is harmless, and Recovered.orphans() reports it.
+        }
+    }
+
+    /**
+     * A fresh file number, for a table about to be written. It is durable once an {@link #append} returns
+     * (every append logs the counter). After a crash before that, recovery lists any file with the number as
+     * an orphan and {@link Recovered#nextFreeFileNumber()} is above it, so the number is never handed out
+     * while such a file exists.
+     */
+    public synchronized long newFileNumber() {
+        if (closed) {
+            throw new IllegalStateException("the manifest of " + dir + " is closed");
+        }
+        return nextFileNumber++;
+    }
+
+    /** The component set after every append that has returned. */
+    public ComponentSet current() {
+        return current;
+    }
+
+    /** The live manifest file (changes when the manifest rolls). */
+    public synchronized Path path() {
+        return writer.path();
+    }
+
+    private void checkUsable() throws IOException {
+        if (closed) {
+            throw new IllegalStateException("the manifest of " + dir + " is closed");
+        }
+        if (failure != null) {
+            throw new IOException("the manifest of " + dir + " failed earlier and accepts no more edits; recover "
+                    + "the store", failure);
+        }
+    }
+
+    /** Closes the manifest file; every append was already synced. Further appends are refused. */
+    @Override
+    public synchronized void close() throws IOException {
+        if (!closed) {
+            closed = true;
+            writer.close();
+        }
+    }
+}

@@ -1,0 +1,213 @@
+package io.lsmpolicies.lsm.manifest;
+
+import io.lsmpolicies.lsm.CorruptionException;
+import io.lsmpolicies.lsm.CorruptionException.Code;
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+
+/**
+ * One change to the {@link ComponentSet}, logged as one manifest record and applied all or nothing: a flush
+ * (one table added), a merge install (its inputs removed and its outputs added, in one edit so that no reader
+ * ever sees both or neither), a policy-state update, or a full snapshot (every table added, every field set).
+ * Every part is optional. Immutable.
+ *
+ * <p>Encoding (format version {@value #FORMAT_VERSION}): the version byte, then tagged fields in
+ * {@link EditTag} order (a decoder accepts any order). See {@link EditTag} for each field's layout.
+ *
+ * @param added          tables added, in order; for level 0 the order is creation order, oldest first (see
+ *                       {@link ComponentSet#apply}); no file number twice
+ * @param removed        file numbers removed; no number twice
+ * @param policy         the merge policy's name and state, if changed
+ * @param nextFileNumber the next file number to hand out, {@code >= 1}, if changed
+ * @param lastSequence   the last sequence number, {@code >= 0}, if changed
+ * @param walNumber      the oldest live write-ahead log's number, {@code >= 0}, if changed
+ */
+public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional<PolicyRecord> policy,
+        OptionalLong nextFileNumber, OptionalLong lastSequence, OptionalLong walNumber) {
+
+    /** The version byte every encoded edit starts with. */
+    public static final int FORMAT_VERSION = 1;
+
+    /** The edit that changes nothing. */
+    public static final ManifestEdit EMPTY = builder().build();
+
+    /** @throws IllegalArgumentException on a repeated file number or a value out of range, naming it */
+    public ManifestEdit {
+        added = List.copyOf(added);
+        removed = List.copyOf(removed);
+        if (policy == null || nextFileNumber == null || lastSequence == null || walNumber == null) {
+            throw new IllegalArgumentException("absent fields are Optional.empty(), not null");
+        }
+        Set<Long> seen = new HashSet<>();
+        for (TableRecord t : added) {
+            if (!seen.add(t.fileNumber())) {
+                throw new IllegalArgumentException("edit adds file " + t.fileNumber() + " twice");
+            }
+        }
+        seen.clear();
+        for (long n : removed) {
+            if (!seen.add(n)) {
+                throw new IllegalArgumentException("edit removes file " + n + " twice");
+            }
+        }
+        atLeast("nextFileNumber", nextFileNumber, 1);
+        atLeast("lastSequence", lastSequence, 0);
+        atLeast("walNumber", walNumber, 0);
+    }
+
+    private static void atLeast(String name, OptionalLong value, long min) {
+        if (value.isPresent() && value.getAsLong() < min) {
+            throw new IllegalArgumentException(name + " must be >= " + min + ", was " + value.getAsLong());
+        }
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** This edit with {@code nextFileNumber} set to {@code value}, everything else unchanged. */
+    public ManifestEdit withNextFileNumber(long value) {
+        return new ManifestEdit(added, removed, policy, OptionalLong.of(value), lastSequence, walNumber);
+    }
+
+    /** The record payload: the version byte and the tagged fields. */
+    public byte[] encode() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 128 * added.size());
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeByte(FORMAT_VERSION);
+            for (EditTag tag : EditTag.values()) {
+                tag.write(this, out);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing to memory cannot fail", e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * Reads an edit written by {@link #encode()}.
+     *
+     * @param payload the record payload
+     * @param file    the file it came from, for the exception
+     * @param offset  the record's offset in {@code file}, for the exception
+     * @throws CorruptionException {@code UNSUPPORTED_VERSION} for another format version, {@code UNKNOWN_TAG}
+     *                             for a field tag this build does not know, {@code BAD_LENGTH} for a field cut
+     *                             short or a length past the record, {@code INCONSISTENT_RECORD} for values
+     *                             out of range or a single field given twice; the message names the payload
+     *                             byte where the bad field starts
+     */
+    public static ManifestEdit decode(byte[] payload, Path file, long offset) throws CorruptionException {
+        if (payload.length == 0) {
+            throw new CorruptionException(file, offset, Code.BAD_LENGTH, "empty manifest record");
+        }
+        ByteBuffer in = ByteBuffer.wrap(payload);
+        int version = Byte.toUnsignedInt(in.get());
+        if (version != FORMAT_VERSION) {
+            throw new CorruptionException(file, offset, Code.UNSUPPORTED_VERSION, "manifest edit format version "
+                    + version + "; this build reads version " + FORMAT_VERSION);
+        }
+        Builder into = builder();
+        while (in.hasRemaining()) {
+            int at = in.position();
+            int id = Byte.toUnsignedInt(in.get());
+            EditTag tag = EditTag.byId(id);
+            if (tag == null) {
+                throw new CorruptionException(file, offset, Code.UNKNOWN_TAG, "unknown manifest field tag " + id
+                        + " at payload byte " + at);
+            }
+            try {
+                tag.read(in, into);
+            } catch (BufferUnderflowException e) {
+                throw new CorruptionException(file, offset, Code.BAD_LENGTH, tag + " field at payload byte " + at
+                        + " is cut short by the end of the record");
+            } catch (MalformedEditException e) {
+                throw new CorruptionException(file, offset, e.code(), tag + " field at payload byte " + at + ": "
+                        + e.getMessage());
+            } catch (IllegalArgumentException e) {
+                throw new CorruptionException(file, offset, Code.INCONSISTENT_RECORD, tag + " field at payload byte "
+                        + at + ": " + e.getMessage());
+            }
+        }
+        try {
+            return into.build();
+        } catch (IllegalArgumentException e) {
+            throw new CorruptionException(file, offset, Code.INCONSISTENT_RECORD, e.getMessage());
+        }
+    }
+
+    /** Collects the parts of an edit; every single-valued part may be set at most once. Not thread-safe. */
+    public static final class Builder {
+        private final List<TableRecord> added = new ArrayList<>();
+        private final List<Long> removed = new ArrayList<>();
+        private PolicyRecord policy;
+        private Long nextFileNumber;
+        private Long lastSequence;
+        private Long walNumber;
+
+        private Builder() {
+        }
+
+        /** Adds a table; level-0 tables in creation order, oldest first. */
+        public Builder addTable(TableRecord table) {
+            added.add(table);
+            return this;
+        }
+
+        public Builder removeFile(long fileNumber) {
+            removed.add(fileNumber);
+            return this;
+        }
+
+        public Builder policy(PolicyRecord value) {
+            policy = once("policy", policy, value);
+            return this;
+        }
+
+        public Builder policy(String name, byte[] state) {
+            return policy(new PolicyRecord(name, state));
+        }
+
+        public Builder nextFileNumber(long value) {
+            nextFileNumber = once("nextFileNumber", nextFileNumber, value);
+            return this;
+        }
+
+        public Builder lastSequence(long value) {
+            lastSequence = once("lastSequence", lastSequence, value);
+            return this;
+        }
+
+        public Builder walNumber(long value) {
+            walNumber = once("walNumber", walNumber, value);
+            return this;
+        }
+
+        private static <T> T once(String name, T current, T value) {
+            if (current != null) {
+                throw new IllegalArgumentException(name + " is set twice in one edit");
+            }
+            return value;
+        }
+
+        /** @throws IllegalArgumentException as {@link ManifestEdit}'s constructor */
+        public ManifestEdit build() {
+            return new ManifestEdit(added, removed, Optional.ofNullable(policy), optional(nextFileNumber),
+                    optional(lastSequence), optional(walNumber));
+        }
+
+        private static OptionalLong optional(Long value) {
+            return value == null ? OptionalLong.empty() : OptionalLong.of(value);
+        }
+    }
+}

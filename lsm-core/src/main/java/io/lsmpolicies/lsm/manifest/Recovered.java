@@ -1,0 +1,104 @@
+package io.lsmpolicies.lsm.manifest;
+
+import io.lsmpolicies.lsm.log.LogTail;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * What {@link Manifest#recover} found in a store directory.
+ *
+ * @param directory          the store directory
+ * @param manifest           the manifest CURRENT names, which was replayed
+ * @param set                the component set after every intact record of {@code manifest}
+ * @param tail               how the manifest ended; {@code tail.torn()} means the last append was cut by a crash
+ *                           (that append never returned, so no caller relied on it) and was skipped
+ * @param orphans            files the store wrote that {@code set} does not reference, ascending by name:
+ *                           {@code *.sst} not in the set, {@code MANIFEST-*} other than {@code manifest}, and
+ *                           {@code *.tmp}. Safe to delete: {@link #deleteOrphans()}
+ * @param missingTables      live file numbers whose {@code .sst} file is not in the directory, ascending. An
+ *                           engine must refuse to open a store with missing tables (their data is lost)
+ * @param nextFreeFileNumber the smallest file number above {@code set.nextFileNumber() - 1} and above every
+ *                           numbered file in the directory (an orphan of a crash may hold a number the manifest
+ *                           never recorded): where {@link Manifest#reopen} starts handing out numbers
+ */
+public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail tail, List<Path> orphans,
+        List<Long> missingTables, long nextFreeFileNumber) {
+
+    public Recovered {
+        orphans = List.copyOf(orphans);
+        missingTables = List.copyOf(missingTables);
+    }
+
+    /**
+     * Deletes every orphan (those already gone are skipped), then forces the directory.
+     *
+     * <p>REQUIRES: no append runs meanwhile (a roll writes {@code CURRENT.tmp}, which may be in the list), and
+     * no writer other than a {@link Manifest} reopened from this result has used the directory since the
+     * recovery (such a manifest's new files are numbered from {@link #nextFreeFileNumber()}, so never listed).
+     *
+     * @return how many files were deleted
+     */
+    public int deleteOrphans() throws IOException {
+        int deleted = 0;
+        for (Path p : orphans) {
+            if (Files.deleteIfExists(p)) {
+                deleted++;
+            }
+        }
+        if (deleted > 0) {
+            StoreFiles.syncDirectory(directory);
+        }
+        return deleted;
+    }
+
+    /**
+     * Lists {@code dir} and sorts its store files into orphans, present tables and the highest number in use;
+     * names that are not the store's (see {@link StoreFiles}) and entries that are not regular files are ignored.
+     */
+    static Recovered survey(Path dir, Path manifest, ComponentSet set, LogTail tail) throws IOException {
+        List<Path> orphans = new ArrayList<>();
+        Set<Long> tablesPresent = new HashSet<>();
+        long nextFree = set.nextFileNumber();
+        List<Path> entries;
+        try (Stream<Path> listing = Files.list(dir)) {
+            entries = listing.sorted().toList();
+        }
+        for (Path p : entries) {
+            if (!Files.isRegularFile(p)) {
+                continue;
+            }
+            String name = p.getFileName().toString();
+            OptionalLong table = StoreFiles.tableNumber(name);
+            OptionalLong manifestNumber = StoreFiles.manifestNumber(name);
+            if (name.endsWith(StoreFiles.TEMP_SUFFIX)) {
+                orphans.add(p);
+            } else if (table.isPresent()) {
+                nextFree = Math.max(nextFree, table.getAsLong() + 1);
+                tablesPresent.add(table.getAsLong());
+                if (set.table(table.getAsLong()).isEmpty()) {
+                    orphans.add(p);
+                }
+            } else if (manifestNumber.isPresent()) {
+                nextFree = Math.max(nextFree, manifestNumber.getAsLong() + 1);
+                if (!p.equals(manifest)) {
+                    orphans.add(p);
+                }
+            }
+        }
+        List<Long> missing = new ArrayList<>();
+        for (long n : set.fileNumbers()) {
+            if (!tablesPresent.contains(n)) {
+                missing.add(n);
+            }
+        }
+        missing.sort(null);
+        return new Recovered(dir, manifest, set, tail, orphans, missing, nextFree);
+    }
+}
