@@ -333,6 +333,23 @@ public final class SSTableReader implements Closeable {
         return path;
     }
 
+    int pageSize() {
+        return pageSize;
+    }
+
+    long root() {
+        return root;
+    }
+
+    long leafPages() {
+        return leafPages;
+    }
+
+    /** Page {@code pageNo} checked against its checksum and {@code type}, positioned after its header. */
+    ByteBuffer page(long pageNo, byte type) throws IOException {
+        return readPage(pageNo, type);
+    }
+
     @Override
     public void close() throws IOException {
         cache.invalidateFile(fileId);

@@ -1,0 +1,170 @@
+package io.lsmpolicies.lsm.sstable;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Checks an SSTable completely, beyond what reads check on the pages they touch: every page's checksum, key
+ * order inside and across leaves, that every separator is the first key of its child and that the internal
+ * levels reach every leaf exactly once in order, that the Bloom filter admits every key, and that the
+ * metadata matches the contents. The basis of {@code bin/lsm verify}.
+ */
+public final class SSTableVerifier {
+    private SSTableVerifier() {
+    }
+
+    /** What was found: no problems means the file is sound. */
+    public record Report(Path file, long entries, int height, List<String> problems) {
+        public boolean ok() {
+            return problems.isEmpty();
+        }
+    }
+
+    private record Key(byte[] key, long sequence) {
+    }
+
+    /** Verifies {@code path}; never throws for damage, which is reported as problems. */
+    public static Report verify(Path path) throws IOException {
+        List<String> problems = new ArrayList<>();
+        SSTableReader reader;
+        try {
+            reader = SSTableReader.open(path);
+        } catch (IOException e) {
+            problems.add("cannot open: " + e.getMessage());
+            return new Report(path, 0, 0, problems);
+        }
+        long entries = 0;
+        try (reader) {
+            try {
+                long[] nextLeaf = {0};
+                walk(reader, reader.root(), reader.height(), nextLeaf, problems);
+                if (nextLeaf[0] != reader.leafPages()) {
+                    problems.add("the internal levels reach " + nextLeaf[0] + " of " + reader.leafPages() + " leaves");
+                }
+            } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
+                problems.add("tree: " + message(e));
+            }
+            try {
+                entries = checkLeaves(reader, problems);
+            } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
+                problems.add("leaves: " + message(e));
+            }
+            return new Report(path, entries, reader.height(), problems);
+        }
+    }
+
+    /** Checks the subtree at {@code pageNo} and returns its first key. */
+    private static Key walk(SSTableReader r, long pageNo, int level, long[] nextLeaf, List<String> problems)
+            throws IOException {
+        long offset = pageNo * r.pageSize();
+        if (level == 1) {
+            if (pageNo != nextLeaf[0]) {
+                problems.add("offset " + offset + ": leaf " + pageNo + " reached where leaf " + nextLeaf[0]
+                        + " was due");
+            }
+            nextLeaf[0] = pageNo + 1;
+            ByteBuffer leaf = r.page(pageNo, SSTableFormat.LEAF);
+            if (leaf.getInt(1) == 0) {
+                problems.add("offset " + offset + ": empty leaf");
+                return null;
+            }
+            Entry first = leafEntry(leaf);
+            return new Key(first.key(), first.sequence());
+        }
+        ByteBuffer page = r.page(pageNo, SSTableFormat.INTERNAL);
+        int count = page.getInt(1);
+        if (count < 1) {
+            problems.add("offset " + offset + ": internal page without children");
+            return null;
+        }
+        Key first = null;
+        Key previous = null;
+        for (int i = 0; i < count; i++) {
+            int keyLen = (int) SSTableFormat.getVarLong(page);
+            long seq = SSTableFormat.getVarLong(page);
+            long child = SSTableFormat.getVarLong(page);
+            byte[] key = new byte[keyLen];
+            page.get(key);
+            Key separator = new Key(key, seq);
+            if (previous != null && Entry.compare(previous.key(), previous.sequence(), key, seq) >= 0) {
+                problems.add("offset " + offset + ": separator " + i + " is not above the one before it");
+            }
+            int mark = page.position();
+            Key childFirst = walk(r, child, level - 1, nextLeaf, problems);
+            page.position(mark);
+            if (childFirst != null && (!Arrays.equals(childFirst.key(), key) || childFirst.sequence() != seq)) {
+                problems.add("offset " + offset + ": separator " + i + " differs from the first key of page " + child);
+            }
+            if (first == null) {
+                first = separator;
+            }
+            previous = separator;
+        }
+        return first;
+    }
+
+    private static Entry leafEntry(ByteBuffer page) {
+        boolean tombstone = (page.get() & 1) != 0;
+        int keyLen = (int) SSTableFormat.getVarLong(page);
+        int valueLen = (int) SSTableFormat.getVarLong(page);
+        long seq = SSTableFormat.getVarLong(page);
+        byte[] key = new byte[keyLen];
+        page.get(key);
+        byte[] value = new byte[valueLen];
+        page.get(value);
+        return new Entry(key, seq, tombstone, value);
+    }
+
+    private static long checkLeaves(SSTableReader r, List<String> problems) throws IOException {
+        SSTableMetadata m = r.metadata();
+        long entries = 0;
+        long tombstones = 0;
+        long minSeq = Long.MAX_VALUE;
+        long maxSeq = Long.MIN_VALUE;
+        Entry first = null;
+        Entry previous = null;
+        int bloomMisses = 0;
+        for (long pageNo = 0; pageNo < r.leafPages(); pageNo++) {
+            ByteBuffer page = r.page(pageNo, SSTableFormat.LEAF);
+            int count = page.getInt(1);
+            for (int i = 0; i < count; i++) {
+                Entry e = leafEntry(page);
+                if (previous != null && Entry.ORDER.compare(previous, e) >= 0) {
+                    problems.add("offset " + pageNo * r.pageSize() + ": entry " + i + " (" + e + ") is not after "
+                            + previous);
+                }
+                if (!r.mightContain(e.key())) {
+                    bloomMisses++;
+                }
+                first = first == null ? e : first;
+                previous = e;
+                entries++;
+                tombstones += e.tombstone() ? 1 : 0;
+                minSeq = Math.min(minSeq, e.sequence());
+                maxSeq = Math.max(maxSeq, e.sequence());
+            }
+        }
+        if (bloomMisses > 0) {
+            problems.add("the Bloom filter rejects " + bloomMisses + " keys the file holds");
+        }
+        if (entries != m.entries() || tombstones != m.tombstones()) {
+            problems.add("metadata counts " + m.entries() + " entries and " + m.tombstones() + " tombstones; the leaves"
+                    + " hold " + entries + " and " + tombstones);
+        }
+        if (first != null && (!Arrays.equals(first.key(), m.minKey()) || !Arrays.equals(previous.key(), m.maxKey())
+                || minSeq != m.minSequence() || maxSeq != m.maxSequence())) {
+            problems.add("metadata key or sequence range differs from the leaves'");
+        }
+        return entries;
+    }
+
+    private static String message(Exception e) {
+        Throwable t = e instanceof UncheckedIOException u ? u.getCause() : e;
+        return t.getMessage();
+    }
+}
