@@ -2,6 +2,7 @@ package io.lsmpolicies.lsm.log;
 
 import io.lsmpolicies.lsm.CorruptionException;
 import io.lsmpolicies.lsm.CorruptionException.Code;
+import io.lsmpolicies.lsm.io.FileLayer;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -51,7 +52,13 @@ public final class LogReader implements Closeable {
      */
     public static LogReader open(Path path, LogKind kind, int maxRecordBytes, boolean tolerateTornTail)
             throws IOException {
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+        return open(FileLayer.plain(), path, kind, maxRecordBytes, tolerateTornTail);
+    }
+
+    /** As {@link #open(Path, LogKind, int, boolean)}, with I/O through {@code files}. */
+    public static LogReader open(FileLayer files, Path path, LogKind kind, int maxRecordBytes,
+            boolean tolerateTornTail) throws IOException {
+        FileChannel channel = files.open(path, LogWriter.cause(kind), StandardOpenOption.READ);
         try {
             LogReader r = new LogReader(path, channel, maxRecordBytes, tolerateTornTail);
             r.readHeader(kind);

@@ -1,5 +1,7 @@
 package io.lsmpolicies.lsm.log;
 
+import io.lsmpolicies.lsm.io.FileLayer;
+import io.lsmpolicies.lsm.io.IoCause;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -32,10 +34,15 @@ public final class LogWriter implements Closeable {
      * @param maxRecordBytes largest payload accepted; readers must be given the same bound
      */
     public static LogWriter create(Path path, LogKind kind, int maxRecordBytes) throws IOException {
+        return create(FileLayer.plain(), path, kind, maxRecordBytes);
+    }
+
+    /** As {@link #create(Path, LogKind, int)}, with I/O through {@code files}, charged to the log's kind. */
+    public static LogWriter create(FileLayer files, Path path, LogKind kind, int maxRecordBytes) throws IOException {
         if (maxRecordBytes < 0) {
             throw new IllegalArgumentException("maxRecordBytes must be >= 0, was " + maxRecordBytes);
         }
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        FileChannel channel = files.open(path, cause(kind), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         LogWriter w = new LogWriter(path, channel, 64 * 1024, maxRecordBytes);
         try {
             w.writeFully(LogFormat.header(kind));
@@ -45,6 +52,10 @@ public final class LogWriter implements Closeable {
             throw e;
         }
         return w;
+    }
+
+    static IoCause cause(LogKind kind) {
+        return kind == LogKind.WAL ? IoCause.WAL : IoCause.MANIFEST;
     }
 
     /**

@@ -2,6 +2,8 @@ package io.lsmpolicies.lsm.sstable;
 
 import io.lsmpolicies.lsm.CorruptionException;
 import io.lsmpolicies.lsm.CorruptionException.Code;
+import io.lsmpolicies.lsm.io.FileLayer;
+import io.lsmpolicies.lsm.io.IoCause;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -97,7 +99,12 @@ public final class SSTableReader implements Closeable {
      * @throws CorruptionException if the trailer, Bloom filter or metadata is damaged or of an unknown version
      */
     public static SSTableReader open(Path path, BlockCache cache) throws IOException {
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+        return open(FileLayer.plain(), IoCause.READ, path, cache);
+    }
+
+    /** As above, with I/O through {@code files} charged to {@code cause} (reads, or a merge's input). */
+    public static SSTableReader open(FileLayer files, IoCause cause, Path path, BlockCache cache) throws IOException {
+        FileChannel channel = files.open(path, cause, StandardOpenOption.READ);
         try {
             return new SSTableReader(path, channel, cache);
         } catch (IOException | RuntimeException e) {

@@ -1,5 +1,7 @@
 package io.lsmpolicies.lsm.sstable;
 
+import io.lsmpolicies.lsm.io.FileLayer;
+import io.lsmpolicies.lsm.io.IoCause;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -56,7 +58,13 @@ public final class SSTableWriter implements Closeable {
     /** Creates {@code path}, which must not exist, for an SSTable holding flushes {@code minFlush..maxFlush}. */
     public static SSTableWriter create(Path path, SSTableOptions options, long minFlushIndex, long maxFlushIndex,
             long createdMillis) throws IOException {
-        FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        return create(FileLayer.plain(), IoCause.FLUSH, path, options, minFlushIndex, maxFlushIndex, createdMillis);
+    }
+
+    /** As above, with I/O through {@code files} charged to {@code cause} (a flush or a merge). */
+    public static SSTableWriter create(FileLayer files, IoCause cause, Path path, SSTableOptions options,
+            long minFlushIndex, long maxFlushIndex, long createdMillis) throws IOException {
+        FileChannel channel = files.open(path, cause, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         return new SSTableWriter(path, channel, options, minFlushIndex, maxFlushIndex, createdMillis);
     }
 

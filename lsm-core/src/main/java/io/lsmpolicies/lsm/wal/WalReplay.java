@@ -1,6 +1,7 @@
 package io.lsmpolicies.lsm.wal;
 
 import io.lsmpolicies.lsm.CorruptionException;
+import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.log.LogKind;
 import io.lsmpolicies.lsm.log.LogReader;
 import io.lsmpolicies.lsm.log.LogTail;
@@ -22,7 +23,12 @@ public final class WalReplay {
      * @throws CorruptionException naming the file and the record's offset if a record is damaged
      */
     public static LogTail replay(Path segment, Consumer<WriteBatch> apply) throws IOException {
-        try (LogReader reader = LogReader.open(segment, LogKind.WAL, WalWriter.MAX_RECORD_BYTES, true)) {
+        return replay(FileLayer.plain(), segment, apply);
+    }
+
+    /** As {@link #replay(Path, Consumer)}, with I/O through {@code files}. */
+    public static LogTail replay(FileLayer files, Path segment, Consumer<WriteBatch> apply) throws IOException {
+        try (LogReader reader = LogReader.open(files, segment, LogKind.WAL, WalWriter.MAX_RECORD_BYTES, true)) {
             for (byte[] record = reader.next(); record != null; record = reader.next()) {
                 WriteBatch batch;
                 try {

@@ -1,5 +1,6 @@
 package io.lsmpolicies.lsm.wal;
 
+import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.log.LogKind;
 import io.lsmpolicies.lsm.log.LogWriter;
 import java.io.Closeable;
@@ -47,10 +48,15 @@ public final class WalWriter implements Closeable {
      * @throws IllegalArgumentException for {@link SyncMode#OFF}, which writes no log
      */
     public static WalWriter create(Path path, SyncMode mode) throws IOException {
+        return create(FileLayer.plain(), path, mode);
+    }
+
+    /** As {@link #create(Path, SyncMode)}, with I/O through {@code files} (charged to the WAL). */
+    public static WalWriter create(FileLayer files, Path path, SyncMode mode) throws IOException {
         if (mode == SyncMode.OFF) {
             throw new IllegalArgumentException("sync mode OFF writes no write-ahead log");
         }
-        return new WalWriter(LogWriter.create(path, LogKind.WAL, MAX_RECORD_BYTES), mode);
+        return new WalWriter(LogWriter.create(files, path, LogKind.WAL, MAX_RECORD_BYTES), mode);
     }
 
     /**

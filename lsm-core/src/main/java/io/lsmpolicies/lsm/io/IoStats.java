@@ -1,0 +1,63 @@
+package io.lsmpolicies.lsm.io;
+
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Bytes and operations by {@link IoCause}, counted at the file layer. Thread-safe, cheap to update. */
+public final class IoStats {
+    private final LongAdder[] read = adders();
+    private final LongAdder[] written = adders();
+    private final LongAdder[] syncs = adders();
+    private final LongAdder throttledNanos = new LongAdder();
+
+    private static LongAdder[] adders() {
+        LongAdder[] a = new LongAdder[IoCause.values().length];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = new LongAdder();
+        }
+        return a;
+    }
+
+    void read(IoCause cause, long bytes) {
+        read[cause.ordinal()].add(bytes);
+    }
+
+    void written(IoCause cause, long bytes) {
+        written[cause.ordinal()].add(bytes);
+    }
+
+    void synced(IoCause cause) {
+        syncs[cause.ordinal()].increment();
+    }
+
+    void throttled(long nanos) {
+        throttledNanos.add(nanos);
+    }
+
+    public long bytesRead(IoCause cause) {
+        return read[cause.ordinal()].sum();
+    }
+
+    public long bytesWritten(IoCause cause) {
+        return written[cause.ordinal()].sum();
+    }
+
+    public long syncs(IoCause cause) {
+        return syncs[cause.ordinal()].sum();
+    }
+
+    /** Total time callers spent waiting for the emulated device. */
+    public long throttledNanos() {
+        return throttledNanos.sum();
+    }
+
+    /** Bytes written by cause, for reports. */
+    public Map<IoCause, Long> writtenByCause() {
+        Map<IoCause, Long> out = new EnumMap<>(IoCause.class);
+        for (IoCause c : IoCause.values()) {
+            out.put(c, bytesWritten(c));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,89 @@
+package io.lsmpolicies.lsm.io;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lsmpolicies.lsm.sstable.BlockCache;
+import io.lsmpolicies.lsm.sstable.Entry;
+import io.lsmpolicies.lsm.sstable.SSTableOptions;
+import io.lsmpolicies.lsm.sstable.SSTableReader;
+import io.lsmpolicies.lsm.sstable.SSTableWriter;
+import io.lsmpolicies.lsm.wal.SyncMode;
+import io.lsmpolicies.lsm.wal.WalReplay;
+import io.lsmpolicies.lsm.wal.WalWriter;
+import io.lsmpolicies.lsm.wal.WriteBatch;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class FileLayerTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void bytesAndSyncsAreCountedByCause() throws Exception {
+        FileLayer files = FileLayer.plain();
+        Path wal = dir.resolve("1.wal");
+        try (WalWriter w = WalWriter.create(files, wal, SyncMode.SYNC)) {
+            for (int i = 0; i < 10; i++) {
+                WriteBatch b = new WriteBatch().put(("k" + i).getBytes(), new byte[100]);
+                b.assignSequence(i);
+                w.append(b.encode());
+            }
+        }
+        assertThat(files.stats().bytesWritten(IoCause.WAL)).isEqualTo(Files.size(wal));
+        assertThat(files.stats().syncs(IoCause.WAL)).isGreaterThanOrEqualTo(11); // header + each append
+        WalReplay.replay(files, wal, b -> { });
+        assertThat(files.stats().bytesRead(IoCause.WAL)).isGreaterThanOrEqualTo(Files.size(wal));
+
+        Path sst = dir.resolve("1.sst");
+        try (SSTableWriter w = SSTableWriter.create(files, IoCause.FLUSH, sst, SSTableOptions.DEFAULT, 1, 1, 0)) {
+            for (int i = 0; i < 1000; i++) {
+                w.add(Entry.put(String.format("k%05d", i).getBytes(), i + 1, new byte[50]));
+            }
+            w.finish(Long.MAX_VALUE);
+        }
+        assertThat(files.stats().bytesWritten(IoCause.FLUSH)).isEqualTo(Files.size(sst));
+        try (SSTableReader r = SSTableReader.open(files, IoCause.READ, sst, BlockCache.ofBytes(0))) {
+            r.get("k00500".getBytes(), Long.MAX_VALUE);
+            assertThat(files.stats().bytesRead(IoCause.READ)).isEqualTo(64 + (r.pagesRead()) * 4096L);
+        }
+        assertThat(files.stats().bytesWritten(IoCause.MERGE)).isZero();
+        assertThat(files.stats().writtenByCause()).containsEntry(IoCause.FLUSH, Files.size(sst));
+    }
+
+    @Test
+    void aThrottledLayerMakesEachOperationWaitForTheEmulatedDevice() throws Exception {
+        DeviceProfile slow = new DeviceProfile("test", 2_000_000, 100_000_000); // 2 ms + 100 MB/s
+        FileLayer files = FileLayer.throttled(slow);
+        long expected = 0;
+        long start = System.nanoTime();
+        try (FileChannel ch = files.open(dir.resolve("t"), IoCause.MERGE, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE)) {
+            for (int i = 0; i < 5; i++) {
+                ch.write(ByteBuffer.allocate(1 << 20));
+                expected += slow.costNanos(1 << 20);
+            }
+        }
+        // Lower bounds only: the layer waits at least what the device would take.
+        assertThat(files.stats().throttledNanos()).isGreaterThanOrEqualTo(expected);
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(expected);
+        assertThat(expected).isEqualTo(5 * (2_000_000L + 10_485_760L));
+    }
+
+    @Test
+    void profilesAreValidatedAndNamed() {
+        assertThat(DeviceProfile.named("ssd")).isEqualTo(DeviceProfile.SSD);
+        assertThat(DeviceProfile.named("hdd").costNanos(150_000_000)).isEqualTo(8_500_000L + 1_000_000_000L);
+        assertThat(DeviceProfile.named("none")).isNull();
+        assertThatThrownBy(() -> DeviceProfile.named("tape")).hasMessageContaining("accepted: ssd, hdd, none");
+        assertThatThrownBy(() -> new DeviceProfile("x", 0, 0)).hasMessageContaining("bytesPerSecond must be > 0");
+        assertThatThrownBy(() -> FileLayer.plain().open(dir.resolve("m"), IoCause.READ, StandardOpenOption.CREATE,
+                StandardOpenOption.READ, StandardOpenOption.WRITE).map(FileChannel.MapMode.READ_ONLY, 0, 1))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+}
