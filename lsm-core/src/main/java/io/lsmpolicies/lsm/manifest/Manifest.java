@@ -2,6 +2,7 @@ package io.lsmpolicies.lsm.manifest;
 
 import io.lsmpolicies.lsm.CorruptionException;
 import io.lsmpolicies.lsm.CorruptionException.Code;
+import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.log.LogKind;
 import io.lsmpolicies.lsm.log.LogReader;
 import io.lsmpolicies.lsm.log.LogTail;
@@ -40,6 +41,7 @@ public final class Manifest implements Closeable {
 
     private final Path dir;
     private final ManifestOptions options;
+    private final FileLayer files;
     private LogWriter writer;
     private long manifestNumber;
     private volatile ComponentSet current;
@@ -47,9 +49,10 @@ public final class Manifest implements Closeable {
     private IOException failure;
     private boolean closed;
 
-    private Manifest(Path dir, ManifestOptions options, ComponentSet set, long nextFileNumber) {
+    private Manifest(Path dir, ManifestOptions options, FileLayer files, ComponentSet set, long nextFileNumber) {
         this.dir = dir;
         this.options = options;
+        this.files = files;
         this.current = set;
         this.nextFileNumber = Math.max(nextFileNumber, set.nextFileNumber());
     }
@@ -67,12 +70,18 @@ public final class Manifest implements Closeable {
      * @throws FileAlreadyExistsException if {@code dir} already holds a store (a CURRENT file)
      */
     public static Manifest create(Path dir, ComponentSet initial, ManifestOptions options) throws IOException {
+        return create(dir, initial, options, FileLayer.plain());
+    }
+
+    /** As {@link #create(Path, ComponentSet, ManifestOptions)}, with all I/O through {@code files}. */
+    public static Manifest create(Path dir, ComponentSet initial, ManifestOptions options, FileLayer files)
+            throws IOException {
         Path currentFile = dir.resolve(StoreFiles.CURRENT);
         if (Files.exists(currentFile)) {
             throw new FileAlreadyExistsException(currentFile.toString(), null,
                     "the directory " + dir + " already holds a store");
         }
-        Manifest m = new Manifest(dir, options, initial, initial.nextFileNumber());
+        Manifest m = new Manifest(dir, options, files, initial, initial.nextFileNumber());
         m.startManifest(initial);
         return m;
     }
@@ -83,7 +92,13 @@ public final class Manifest implements Closeable {
      * are handed out from {@link Recovered#nextFreeFileNumber()}.
      */
     public static Manifest reopen(Recovered recovered, ManifestOptions options) throws IOException {
-        Manifest m = new Manifest(recovered.directory(), options, recovered.set(), recovered.nextFreeFileNumber());
+        return reopen(recovered, options, FileLayer.plain());
+    }
+
+    /** As {@link #reopen(Recovered, ManifestOptions)}, with all I/O through {@code files}. */
+    public static Manifest reopen(Recovered recovered, ManifestOptions options, FileLayer files) throws IOException {
+        Manifest m = new Manifest(recovered.directory(), options, files, recovered.set(),
+                recovered.nextFreeFileNumber());
         m.startManifest(recovered.set());
         deleteQuietly(recovered.manifest());
         return m;
@@ -101,6 +116,11 @@ public final class Manifest implements Closeable {
      *                             holds no intact record at all. Each names the file and the record's offset.
      */
     public static Recovered recover(Path dir) throws IOException {
+        return recover(dir, FileLayer.plain());
+    }
+
+    /** As {@link #recover(Path)}, reading through {@code files}. */
+    public static Recovered recover(Path dir, FileLayer files) throws IOException {
         String name = StoreFiles.readCurrent(dir);
         Path path = dir.resolve(name);
         ComponentSet set = ComponentSet.empty();
@@ -108,7 +128,7 @@ public final class Manifest implements Closeable {
         LogTail tail;
         LogReader reader;
         try {
-            reader = LogReader.open(path, LogKind.MANIFEST, MAX_RECORD_BYTES, true);
+            reader = LogReader.open(files, path, LogKind.MANIFEST, MAX_RECORD_BYTES, true);
         } catch (NoSuchFileException e) {
             throw new CorruptionException(dir.resolve(StoreFiles.CURRENT), 0, Code.MISSING_FILE,
                     "CURRENT names " + name + ", which does not exist");
@@ -194,11 +214,11 @@ public final class Manifest implements Closeable {
                     + "record limit of " + MAX_RECORD_BYTES + " bytes");
         }
         String name = StoreFiles.manifestName(number);
-        LogWriter next = LogWriter.create(dir.resolve(name), LogKind.MANIFEST, MAX_RECORD_BYTES);
+        LogWriter next = LogWriter.create(files, dir.resolve(name), LogKind.MANIFEST, MAX_RECORD_BYTES);
         try {
             next.append(snapshot);
             next.sync();
-            StoreFiles.writeCurrent(dir, name);
+            StoreFiles.writeCurrent(files, dir, name);
         } catch (IOException | RuntimeException e) {
             try {
                 next.close();

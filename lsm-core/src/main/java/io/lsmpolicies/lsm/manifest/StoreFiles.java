@@ -2,6 +2,8 @@ package io.lsmpolicies.lsm.manifest;
 
 import io.lsmpolicies.lsm.CorruptionException;
 import io.lsmpolicies.lsm.CorruptionException.Code;
+import io.lsmpolicies.lsm.io.FileLayer;
+import io.lsmpolicies.lsm.io.IoCause;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -88,10 +90,10 @@ public final class StoreFiles {
      * <p>On Windows a directory cannot be opened as a channel, so the directory sync is skipped there; NTFS
      * journals the rename itself. Everywhere else a failed directory sync is an error.
      */
-    static void writeCurrent(Path dir, String manifestName) throws IOException {
+    static void writeCurrent(FileLayer files, Path dir, String manifestName) throws IOException {
         Path tmp = dir.resolve(CURRENT + TEMP_SUFFIX);
         byte[] content = (manifestName + "\n").getBytes(StandardCharsets.US_ASCII);
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        try (FileChannel ch = files.open(tmp, IoCause.MANIFEST, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.TRUNCATE_EXISTING)) {
             ByteBuffer b = ByteBuffer.wrap(content);
             while (b.hasRemaining()) {

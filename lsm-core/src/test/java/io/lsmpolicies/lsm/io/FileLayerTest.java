@@ -57,6 +57,21 @@ class FileLayerTest {
     }
 
     @Test
+    void manifestIoIsChargedToTheManifest() throws Exception {
+        FileLayer files = FileLayer.plain();
+        io.lsmpolicies.lsm.manifest.Manifest m = io.lsmpolicies.lsm.manifest.Manifest.create(dir,
+                io.lsmpolicies.lsm.manifest.ComponentSet.empty(), io.lsmpolicies.lsm.manifest.ManifestOptions.DEFAULTS,
+                files);
+        m.close();
+        long written = files.stats().bytesWritten(IoCause.MANIFEST);
+        assertThat(written).isPositive();
+        assertThat(files.stats().syncs(IoCause.MANIFEST)).isGreaterThanOrEqualTo(2); // the manifest and CURRENT
+        io.lsmpolicies.lsm.manifest.Manifest.recover(dir, files);
+        assertThat(files.stats().bytesRead(IoCause.MANIFEST)).isPositive();
+        assertThat(files.stats().bytesWritten(IoCause.WAL)).isZero();
+    }
+
+    @Test
     void aThrottledLayerMakesEachOperationWaitForTheEmulatedDevice() throws Exception {
         DeviceProfile slow = new DeviceProfile("test", 2_000_000, 100_000_000); // 2 ms + 100 MB/s
         FileLayer files = FileLayer.throttled(slow);
