@@ -20,52 +20,37 @@ final class AccountedChannel extends FileChannel {
         this.layer = layer;
     }
 
-    private int read(int n) {
-        if (n > 0) {
-            layer.stats().read(cause, n);
-            layer.charge(n);
+    /** Records {@code n} bytes moved (n may be -1 at end of file) and waits for the emulated device. */
+    private long count(long n, boolean write) {
+        if (n > 0 || write) {
+            if (write) {
+                layer.stats().written(cause, Math.max(0, n));
+            } else {
+                layer.stats().read(cause, n);
+            }
+            layer.charge(Math.max(0, n));
         }
-        return n;
-    }
-
-    private long read(long n) {
-        if (n > 0) {
-            layer.stats().read(cause, n);
-            layer.charge(n);
-        }
-        return n;
-    }
-
-    private int written(int n) {
-        layer.stats().written(cause, n);
-        layer.charge(n);
-        return n;
-    }
-
-    private long written(long n) {
-        layer.stats().written(cause, n);
-        layer.charge(n);
         return n;
     }
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
-        return read(delegate.read(dst));
+        return (int) count(delegate.read(dst), false);
     }
 
     @Override
     public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
-        return read(delegate.read(dsts, offset, length));
+        return count(delegate.read(dsts, offset, length), false);
     }
 
     @Override
     public int write(ByteBuffer src) throws IOException {
-        return written(delegate.write(src));
+        return (int) count(delegate.write(src), true);
     }
 
     @Override
     public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-        return written(delegate.write(srcs, offset, length));
+        return count(delegate.write(srcs, offset, length), true);
     }
 
     @Override
@@ -99,22 +84,22 @@ final class AccountedChannel extends FileChannel {
 
     @Override
     public long transferTo(long position, long count, WritableByteChannel target) throws IOException {
-        return read(delegate.transferTo(position, count, target));
+        return count(delegate.transferTo(position, count, target), false);
     }
 
     @Override
     public long transferFrom(ReadableByteChannel src, long position, long count) throws IOException {
-        return written(delegate.transferFrom(src, position, count));
+        return count(delegate.transferFrom(src, position, count), true);
     }
 
     @Override
     public int read(ByteBuffer dst, long position) throws IOException {
-        return read(delegate.read(dst, position));
+        return (int) count(delegate.read(dst, position), false);
     }
 
     @Override
     public int write(ByteBuffer src, long position) throws IOException {
-        return written(delegate.write(src, position));
+        return (int) count(delegate.write(src, position), true);
     }
 
     /** Not supported: a mapping would move bytes the layer cannot see. */

@@ -7,6 +7,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.util.OptionalLong;
+import java.util.function.Function;
+import java.util.function.ObjLongConsumer;
 
 /**
  * The fields of an encoded {@link ManifestEdit}. Each tag has a stable persistent id (the byte written before
@@ -104,46 +106,25 @@ public enum EditTag {
         }
     },
     /** The next file number to hand out. */
-    NEXT_FILE_NUMBER(4) {
-        @Override
-        void write(ManifestEdit edit, DataOutputStream out) throws IOException {
-            writeOptional(out, id(), edit.nextFileNumber());
-        }
-
-        @Override
-        void read(ByteBuffer in, ManifestEdit.Builder into) {
-            into.nextFileNumber(in.getLong());
-        }
-    },
+    NEXT_FILE_NUMBER(4, ManifestEdit::nextFileNumber, ManifestEdit.Builder::nextFileNumber),
     /** The last sequence number whose write is in an SSTable or a live WAL. */
-    LAST_SEQUENCE(5) {
-        @Override
-        void write(ManifestEdit edit, DataOutputStream out) throws IOException {
-            writeOptional(out, id(), edit.lastSequence());
-        }
-
-        @Override
-        void read(ByteBuffer in, ManifestEdit.Builder into) {
-            into.lastSequence(in.getLong());
-        }
-    },
+    LAST_SEQUENCE(5, ManifestEdit::lastSequence, ManifestEdit.Builder::lastSequence),
     /** The oldest write-ahead log whose records are not all in SSTables. */
-    WAL_NUMBER(6) {
-        @Override
-        void write(ManifestEdit edit, DataOutputStream out) throws IOException {
-            writeOptional(out, id(), edit.walNumber());
-        }
-
-        @Override
-        void read(ByteBuffer in, ManifestEdit.Builder into) {
-            into.walNumber(in.getLong());
-        }
-    };
+    WAL_NUMBER(6, ManifestEdit::walNumber, ManifestEdit.Builder::walNumber);
 
     private final int id;
+    /** For the counter tags (a single u64): how to get the value from an edit and set it on a builder. */
+    private final Function<ManifestEdit, OptionalLong> counter;
+    private final ObjLongConsumer<ManifestEdit.Builder> setCounter;
 
     EditTag(int id) {
+        this(id, null, null);
+    }
+
+    EditTag(int id, Function<ManifestEdit, OptionalLong> counter, ObjLongConsumer<ManifestEdit.Builder> setCounter) {
         this.id = id;
+        this.counter = counter;
+        this.setCounter = setCounter;
     }
 
     /** The stable id written before the field; never reused. */
@@ -162,7 +143,13 @@ public enum EditTag {
     }
 
     /** Writes this tag's fields of {@code edit} (tag byte and body each), none if the edit has none. */
-    abstract void write(ManifestEdit edit, DataOutputStream out) throws IOException;
+    void write(ManifestEdit edit, DataOutputStream out) throws IOException {
+        OptionalLong value = counter.apply(edit);
+        if (value.isPresent()) {
+            out.writeByte(id);
+            out.writeLong(value.getAsLong());
+        }
+    }
 
     /**
      * Reads one field's body (the tag byte already consumed) into {@code into}.
@@ -171,13 +158,8 @@ public enum EditTag {
      * @throws MalformedEditException            if a length is impossible or a string malformed
      * @throws IllegalArgumentException          if a value breaks a record's rules or repeats a single field
      */
-    abstract void read(ByteBuffer in, ManifestEdit.Builder into);
-
-    private static void writeOptional(DataOutputStream out, int id, OptionalLong value) throws IOException {
-        if (value.isPresent()) {
-            out.writeByte(id);
-            out.writeLong(value.getAsLong());
-        }
+    void read(ByteBuffer in, ManifestEdit.Builder into) {
+        setCounter.accept(into, in.getLong());
     }
 
     private static void writeBytes(DataOutputStream out, byte[] bytes) throws IOException {

@@ -1,5 +1,6 @@
 package io.lsmpolicies.lsm.sstable;
 
+import io.lsmpolicies.lsm.Bytes;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 
@@ -41,8 +42,8 @@ public record SSTableMetadata(long entries, long tombstones, byte[] minKey, byte
             }
             long entries = b.getLong();
             long tombstones = b.getLong();
-            byte[] minKey = key(b);
-            byte[] maxKey = key(b);
+            byte[] minKey = Bytes.lengthPrefixed(b, "metadata minKey");
+            byte[] maxKey = Bytes.lengthPrefixed(b, "metadata maxKey");
             SSTableMetadata m = new SSTableMetadata(entries, tombstones, minKey, maxKey, b.getLong(), b.getLong(),
                     b.getLong(), b.getLong(), b.getLong(), b.getLong());
             if (b.hasRemaining()) {
@@ -56,16 +57,6 @@ public record SSTableMetadata(long entries, long tombstones, byte[] minKey, byte
         } catch (java.nio.BufferUnderflowException e) {
             throw new IllegalArgumentException("metadata block is cut short", e);
         }
-    }
-
-    private static byte[] key(ByteBuffer b) {
-        int n = b.getInt();
-        if (n < 0 || n > b.remaining()) {
-            throw new IllegalArgumentException("metadata key length " + n + " runs past the block");
-        }
-        byte[] k = new byte[n];
-        b.get(k);
-        return k;
     }
 
     @Override

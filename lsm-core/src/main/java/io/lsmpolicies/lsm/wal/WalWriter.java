@@ -34,8 +34,9 @@ public final class WalWriter implements Closeable {
     private boolean writing;
     private IOException failure;
     private boolean closed;
-    private long syncs;
-    private long bytes;
+    /** Written only by the one leader at a time (syncs under the lock); read without it. */
+    private volatile long syncs;
+    private volatile long bytes;
 
     private WalWriter(LogWriter log, SyncMode mode) {
         this.log = log;
@@ -128,22 +129,12 @@ public final class WalWriter implements Closeable {
 
     /** Number of fsyncs so far (fewer than appends when group commit batched them). */
     public long syncs() {
-        lock.lock();
-        try {
-            return syncs;
-        } finally {
-            lock.unlock();
-        }
+        return syncs;
     }
 
     /** Record payload bytes written so far. */
     public long bytes() {
-        lock.lock();
-        try {
-            return bytes;
-        } finally {
-            lock.unlock();
-        }
+        return bytes;
     }
 
     public Path path() {

@@ -1,5 +1,6 @@
 package io.lsmpolicies.lsm.wal;
 
+import io.lsmpolicies.lsm.Bytes;
 import io.lsmpolicies.lsm.sstable.Entry;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -124,9 +125,9 @@ public final class WriteBatch {
             WriteBatch batch = new WriteBatch();
             for (int i = 0; i < count; i++) {
                 byte type = b.get();
-                byte[] key = array(b);
+                byte[] key = Bytes.lengthPrefixed(b, "key of operation " + i);
                 if (type == PUT) {
-                    batch.put(key, array(b));
+                    batch.put(key, Bytes.lengthPrefixed(b, "value of operation " + i));
                 } else if (type == DELETE) {
                     batch.delete(key);
                 } else {
@@ -141,15 +142,5 @@ public final class WriteBatch {
         } catch (java.nio.BufferUnderflowException e) {
             throw new IllegalArgumentException("write batch is cut short", e);
         }
-    }
-
-    private static byte[] array(ByteBuffer b) {
-        int n = b.getInt();
-        if (n < 0 || n > b.remaining()) {
-            throw new IllegalArgumentException("length " + n + " runs past the record");
-        }
-        byte[] a = new byte[n];
-        b.get(a);
-        return a;
     }
 }

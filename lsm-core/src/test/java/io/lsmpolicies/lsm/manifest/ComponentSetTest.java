@@ -1,5 +1,7 @@
 package io.lsmpolicies.lsm.manifest;
 
+import static io.lsmpolicies.lsm.manifest.Tables.flushes;
+
 import static io.lsmpolicies.lsm.manifest.Tables.bytes;
 import static io.lsmpolicies.lsm.manifest.Tables.flush;
 import static io.lsmpolicies.lsm.manifest.Tables.merge;
@@ -24,13 +26,6 @@ class ComponentSetTest {
         return out;
     }
 
-    private static ComponentSet flushes(int count) {
-        ComponentSet set = ComponentSet.empty();
-        for (long n = 1; n <= count; n++) {
-            set = set.apply(flush(n));
-        }
-        return set;
-    }
 
     @Test
     void flushedTablesEnterLevel0NewestFirst() {

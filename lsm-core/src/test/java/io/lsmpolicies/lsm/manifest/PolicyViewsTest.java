@@ -1,6 +1,7 @@
 package io.lsmpolicies.lsm.manifest;
 
-import static io.lsmpolicies.lsm.manifest.Tables.flush;
+import static io.lsmpolicies.lsm.manifest.Tables.flushes;
+
 import static io.lsmpolicies.lsm.manifest.Tables.merge;
 import static io.lsmpolicies.lsm.manifest.Tables.table;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,13 +21,6 @@ import org.junit.jupiter.api.Test;
 /** The manifest's component set seen through the policies' SPI. */
 class PolicyViewsTest {
 
-    private static ComponentSet flushes(int n) {
-        ComponentSet set = ComponentSet.empty();
-        for (long i = 1; i <= n; i++) {
-            set = set.apply(flush(i));
-        }
-        return set;
-    }
 
     @Test
     void levelZeroIsOneRunPerTableNewestFirstWithFileNumbersAsIds() {

@@ -32,6 +32,15 @@ final class Tables {
         return b.build();
     }
 
+    /** The set after flushes of tables 1..count. */
+    static ComponentSet flushes(int count) {
+        ComponentSet set = ComponentSet.empty();
+        for (long n = 1; n <= count; n++) {
+            set = set.apply(flush(n));
+        }
+        return set;
+    }
+
     static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
