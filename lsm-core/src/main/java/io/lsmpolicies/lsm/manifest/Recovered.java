@@ -21,7 +21,10 @@ import java.util.stream.Stream;
  *                           (that append never returned, so no caller relied on it) and was skipped
  * @param orphans            files the store wrote that {@code set} does not reference, ascending by name:
  *                           {@code *.sst} not in the set, {@code MANIFEST-*} other than {@code manifest}, and
- *                           {@code *.tmp}. Safe to delete: {@link #deleteOrphans()}
+ *                           {@code *.tmp}, and write-ahead-log segments below {@code set.walNumber()} (their
+ *                           MemTables were flushed). Safe to delete: {@link #deleteOrphans()}
+ * @param walSegments        write-ahead-log segments numbered {@code set.walNumber()} or above, ascending: the
+ *                           writes not yet in any table, to replay
  * @param missingTables      live file numbers whose {@code .sst} file is not in the directory, ascending. An
  *                           engine must refuse to open a store with missing tables (their data is lost)
  * @param nextFreeFileNumber the smallest file number above {@code set.nextFileNumber() - 1} and above every
@@ -29,10 +32,11 @@ import java.util.stream.Stream;
  *                           never recorded): where {@link Manifest#reopen} starts handing out numbers
  */
 public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail tail, List<Path> orphans,
-        List<Long> missingTables, long nextFreeFileNumber) {
+        List<Path> walSegments, List<Long> missingTables, long nextFreeFileNumber) {
 
     public Recovered {
         orphans = List.copyOf(orphans);
+        walSegments = List.copyOf(walSegments);
         missingTables = List.copyOf(missingTables);
     }
 
@@ -64,6 +68,7 @@ public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail
      */
     static Recovered survey(Path dir, Path manifest, ComponentSet set, LogTail tail) throws IOException {
         List<Path> orphans = new ArrayList<>();
+        List<Path> wal = new ArrayList<>();
         Set<Long> tablesPresent = new HashSet<>();
         long nextFree = set.nextFileNumber();
         List<Path> entries;
@@ -77,6 +82,7 @@ public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail
             String name = p.getFileName().toString();
             OptionalLong table = StoreFiles.tableNumber(name);
             OptionalLong manifestNumber = StoreFiles.manifestNumber(name);
+            OptionalLong walNumber = StoreFiles.walNumber(name);
             if (name.endsWith(StoreFiles.TEMP_SUFFIX)) {
                 orphans.add(p);
             } else if (table.isPresent()) {
@@ -85,6 +91,9 @@ public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail
                 if (set.table(table.getAsLong()).isEmpty()) {
                     orphans.add(p);
                 }
+            } else if (walNumber.isPresent()) {
+                nextFree = Math.max(nextFree, walNumber.getAsLong() + 1);
+                (walNumber.getAsLong() < set.walNumber() ? orphans : wal).add(p);
             } else if (manifestNumber.isPresent()) {
                 nextFree = Math.max(nextFree, manifestNumber.getAsLong() + 1);
                 if (!p.equals(manifest)) {
@@ -99,6 +108,7 @@ public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail
             }
         }
         missing.sort(null);
-        return new Recovered(dir, manifest, set, tail, orphans, missing, nextFree);
+        wal.sort(java.util.Comparator.comparingLong(p -> StoreFiles.walNumber(p.getFileName().toString()).getAsLong()));
+        return new Recovered(dir, manifest, set, tail, orphans, wal, missing, nextFree);
     }
 }

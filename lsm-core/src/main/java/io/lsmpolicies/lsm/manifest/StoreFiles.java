@@ -14,13 +14,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
+import java.util.function.LongFunction;
 import java.util.OptionalLong;
 import java.util.regex.Pattern;
 
 /**
  * The names of a store's files and the CURRENT pointer protocol. A store directory holds {@code CURRENT}
  * (the name of the live manifest and a newline), {@code MANIFEST-<number>} files, {@code <number>.sst}
- * tables, and transiently {@code *.tmp} files. Numbers are written with at least six digits and come from one
+ * tables, {@code <number>.log} write-ahead-log segments, and transiently {@code *.tmp} files. Numbers are written with at least six digits and come from one
  * counter ({@link ComponentSet#nextFileNumber()}), so a manifest and a table never share a number. A name that
  * is not in exactly this form is not the store's, and the store never deletes it.
  */
@@ -32,6 +33,7 @@ public final class StoreFiles {
 
     private static final String MANIFEST_PREFIX = "MANIFEST-";
     private static final String TABLE_SUFFIX = ".sst";
+    private static final String WAL_SUFFIX = ".log";
     private static final Pattern CURRENT_CONTENT = Pattern.compile("MANIFEST-[0-9]{6,19}\n");
     private static final int MAX_CURRENT_BYTES = 64;
     private static final boolean WINDOWS =
@@ -50,6 +52,11 @@ public final class StoreFiles {
         return digits(number) + TABLE_SUFFIX;
     }
 
+    /** {@code 000042.log} for 42: a write-ahead-log segment. REQUIRES: {@code number > 0}. */
+    public static String walName(long number) {
+        return digits(number) + WAL_SUFFIX;
+    }
+
     private static String digits(long number) {
         if (number <= 0) {
             throw new IllegalArgumentException("file numbers are > 0, was " + number);
@@ -59,23 +66,30 @@ public final class StoreFiles {
 
     /** The number of a manifest file name in canonical form, or empty for any other name. */
     static OptionalLong manifestNumber(String name) {
-        return name.startsWith(MANIFEST_PREFIX) ? canonical(name, name.substring(MANIFEST_PREFIX.length()), true)
+        return name.startsWith(MANIFEST_PREFIX) ? canonical(name, name.substring(MANIFEST_PREFIX.length()), StoreFiles::manifestName)
                 : OptionalLong.empty();
     }
 
     /** The number of a table file name in canonical form, or empty for any other name. */
     static OptionalLong tableNumber(String name) {
         return name.endsWith(TABLE_SUFFIX)
-                ? canonical(name, name.substring(0, name.length() - TABLE_SUFFIX.length()), false)
+                ? canonical(name, name.substring(0, name.length() - TABLE_SUFFIX.length()), StoreFiles::tableName)
                 : OptionalLong.empty();
     }
 
-    private static OptionalLong canonical(String name, String digits, boolean manifest) {
+    /** The number of a write-ahead-log segment name in canonical form, or empty for any other name. */
+    public static OptionalLong walNumber(String name) {
+        return name.endsWith(WAL_SUFFIX)
+                ? canonical(name, name.substring(0, name.length() - WAL_SUFFIX.length()), StoreFiles::walName)
+                : OptionalLong.empty();
+    }
+
+    private static OptionalLong canonical(String name, String digits, LongFunction<String> form) {
         if (digits.isEmpty() || digits.length() > 19 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
             return OptionalLong.empty();
         }
         long n = Long.parseLong(digits);
-        if (n <= 0 || !name.equals(manifest ? manifestName(n) : tableName(n))) {
+        if (n <= 0 || !name.equals(form.apply(n))) {
             return OptionalLong.empty();
         }
         return OptionalLong.of(n);
@@ -139,7 +153,7 @@ public final class StoreFiles {
     }
 
     /** Forces {@code dir}'s entries (creations, renames, deletions) to the device; skipped on Windows. */
-    static void syncDirectory(Path dir) throws IOException {
+    public static void syncDirectory(Path dir) throws IOException {
         if (WINDOWS) {
             return;
         }

@@ -113,6 +113,11 @@ public final class SSTableWriter implements Closeable {
         maxSequence = Math.max(maxSequence, e.sequence());
     }
 
+    /** Bytes written so far, counting the page being filled: where a merge decides to cut its output. */
+    public long bytesWritten() {
+        return nextPage * pageSize + page.position();
+    }
+
     /** The most key plus value bytes one entry may hold with {@code pageSize} pages. */
     public static int maxEntryBytes(int pageSize) {
         return SSTableFormat.maxEntryBytes(pageSize) - 1 - 3 * 10;

@@ -66,6 +66,17 @@ public final class WalWriter implements Closeable {
      * @throws IOException if this or an earlier write of the segment failed (the first failure, as the cause)
      */
     public void append(byte[] record) throws IOException {
+        awaitDurable(enqueue(record));
+    }
+
+    /**
+     * Queues one record without waiting, and returns its ticket for {@link #awaitDurable}. Records reach the
+     * file in the order of their {@code enqueue} calls, so a caller that enqueues under its own lock fixes the
+     * log order; it then waits outside that lock, and one group write serves every queued record.
+     *
+     * @throws IOException if an earlier write of the segment failed
+     */
+    public long enqueue(byte[] record) throws IOException {
         if (record.length > MAX_RECORD_BYTES) {
             throw new IllegalArgumentException("write batch of " + record.length + " bytes exceeds the WAL record "
                     + "limit of " + MAX_RECORD_BYTES + " bytes");
@@ -74,48 +85,69 @@ public final class WalWriter implements Closeable {
         try {
             check();
             queue.add(record);
-            long ticket = ++enqueued;
+            return ++enqueued;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Returns when the record with {@code ticket} (and so every earlier one) is acknowledged: written, and in
+     * {@link SyncMode#SYNC} forced to the device. The caller may become the leader that writes the group.
+     *
+     * @throws IOException if a write of the segment failed (the first failure, as the cause)
+     */
+    public void awaitDurable(long ticket) throws IOException {
+        lock.lock();
+        try {
             while (durable < ticket) {
-                check();
+                if (failure != null) {
+                    check();
+                }
                 if (writing) {
                     done.awaitUninterruptibly();
                     continue;
                 }
-                writing = true;
-                List<byte[]> batch = queue;
-                long last = enqueued;
-                queue = new ArrayList<>();
-                lock.unlock();
-                IOException error = null;
-                try {
-                    for (byte[] r : batch) {
-                        log.append(r);
-                        bytes += r.length;
-                    }
-                    if (mode == SyncMode.SYNC) {
-                        log.sync();
-                    } else {
-                        log.flush();
-                    }
-                } catch (IOException e) {
-                    error = e;
-                } finally {
-                    lock.lock();
-                }
-                writing = false;
-                if (error != null) {
-                    failure = error;
-                } else {
-                    durable = last;
-                    if (mode == SyncMode.SYNC) {
-                        syncs++;
-                    }
-                }
-                done.signalAll();
+                writeQueued();
             }
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Writes (and in SYNC mode forces) every queued record as the leader. REQUIRES: lock held, not writing. */
+    private void writeQueued() {
+        writing = true;
+        List<byte[]> batch = queue;
+        long last = enqueued;
+        queue = new ArrayList<>();
+        lock.unlock();
+        IOException error = null;
+        try {
+            for (byte[] r : batch) {
+                log.append(r);
+                bytes += r.length;
+            }
+            if (mode == SyncMode.SYNC) {
+                log.sync();
+            } else {
+                log.flush();
+            }
+        } catch (IOException | RuntimeException e) {
+            error = e instanceof IOException io ? io : new IOException(e);
+        } finally {
+            lock.lock();
+        }
+        writing = false;
+        if (error != null) {
+            failure = error;
+        } else {
+            durable = last;
+            if (mode == SyncMode.SYNC) {
+                syncs++;
+            }
+        }
+        done.signalAll();
     }
 
     private void check() throws IOException {
@@ -141,13 +173,20 @@ public final class WalWriter implements Closeable {
         return log.path();
     }
 
-    /** Waits for a running group write, then syncs and closes the segment. */
+    /**
+     * Waits for a running group write, writes any records still queued (their writers are released), then
+     * syncs and closes the segment.
+     */
     @Override
     public void close() throws IOException {
         lock.lock();
         try {
-            while (writing) {
-                done.awaitUninterruptibly();
+            while (writing || (failure == null && !closed && durable < enqueued)) {
+                if (writing) {
+                    done.awaitUninterruptibly();
+                } else {
+                    writeQueued();
+                }
             }
             if (closed) {
                 return;

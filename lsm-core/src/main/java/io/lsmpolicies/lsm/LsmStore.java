@@ -1,0 +1,1281 @@
+package io.lsmpolicies.lsm;
+
+import io.lsmpolicies.lsm.CorruptionException.Code;
+import io.lsmpolicies.lsm.io.FileLayer;
+import io.lsmpolicies.lsm.io.IoCause;
+import io.lsmpolicies.lsm.io.IoStats;
+import io.lsmpolicies.lsm.log.LogTail;
+import io.lsmpolicies.lsm.manifest.ComponentSet;
+import io.lsmpolicies.lsm.manifest.Manifest;
+import io.lsmpolicies.lsm.manifest.ManifestEdit;
+import io.lsmpolicies.lsm.manifest.PolicyViews;
+import io.lsmpolicies.lsm.manifest.Recovered;
+import io.lsmpolicies.lsm.manifest.StoreFiles;
+import io.lsmpolicies.lsm.manifest.TableRecord;
+import io.lsmpolicies.lsm.memtable.MemTable;
+import io.lsmpolicies.lsm.merge.MergingIterator;
+import io.lsmpolicies.lsm.merge.VersionCollapse;
+import io.lsmpolicies.lsm.sstable.BlockCache;
+import io.lsmpolicies.lsm.sstable.Entry;
+import io.lsmpolicies.lsm.sstable.SSTableReader;
+import io.lsmpolicies.lsm.sstable.SSTableWriter;
+import io.lsmpolicies.lsm.wal.SyncMode;
+import io.lsmpolicies.lsm.wal.WalReplay;
+import io.lsmpolicies.lsm.wal.WalWriter;
+import io.lsmpolicies.lsm.wal.WriteBatch;
+import io.lsmpolicies.merge.spi.Decision;
+import io.lsmpolicies.merge.spi.MergeJob;
+import io.lsmpolicies.merge.spi.MergeKind;
+import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.OutputCut;
+import io.lsmpolicies.merge.spi.PolicyState;
+import io.lsmpolicies.merge.spi.SSTableInfo;
+import io.lsmpolicies.merge.spi.TreeView;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Stream;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * An LSM key-value store: writes go to the write-ahead log and an in-memory {@link MemTable}; a full MemTable
+ * is flushed in the background as a bulk-loaded B+-tree SSTable; the merge policy is consulted after every
+ * flush and every finished merge, and its jobs run on a pool of merge threads; the manifest makes each
+ * flush and merge install atomic across crashes. Keys and values are byte arrays; keys compare as unsigned
+ * bytes.
+ *
+ * <p>Contracts:
+ * <ul>
+ *   <li><b>Durability.</b> With {@link SyncMode#SYNC} a write is on the device when its call returns; with
+ *       {@code ASYNC} it is in the operating system (it survives a process crash); with {@code OFF} it
+ *       survives only once flushed. Concurrent writers share fsyncs (group commit).</li>
+ *   <li><b>Atomicity and order.</b> A {@link WriteBatch} is applied all or nothing, and its operations in
+ *       order. Writes get consecutive sequence numbers; a read sees every write whose call returned before
+ *       the read started.</li>
+ *   <li><b>Snapshots.</b> {@link #snapshot()} fixes a sequence number; reads through it never change.</li>
+ *   <li><b>Recovery.</b> {@link #open} rebuilds the component set from the manifest, deletes files no
+ *       component references, replays the WAL (a torn final record is a crash during the last write, and is
+ *       skipped) and flushes what it replayed. Policy state lives in the manifest, so a schedule continues.</li>
+ *   <li><b>Faults.</b> A damaged page, WAL record or manifest record is a {@link CorruptionException} naming
+ *       the file and offset, never a wrong answer. A failed write I/O fails the call that hit it; a failed
+ *       background flush or merge stops the store from taking writes (reads go on) until it is reopened, and
+ *       every later write reports that first failure as its cause.</li>
+ *   <li><b>Stalls.</b> Writers wait only when {@link StoreOptions#maxImmutableMemtables()} MemTables wait for
+ *       their flush; a flush waits to be installed while the policy says merging lags
+ *       ({@link MergePolicy#isMergeLagging}). Both waits are measured.</li>
+ * </ul>
+ * Thread-safe: any number of threads may read and write. One process opens a directory at a time (a lock
+ * file enforces it).
+ */
+public final class LsmStore implements Closeable {
+    /** The file that locks the directory for one process. */
+    public static final String LOCK_FILE = "LOCK";
+    /** Bound on merges scheduled in one consultation, so a policy that never settles is reported. */
+    static final int MAX_JOBS_PER_CONSULTATION = 10_000;
+
+    private static final BlockCache NO_CACHE = BlockCache.ofBytes(0);
+
+    private final Path dir;
+    private final StoreOptions options;
+    private final MergePolicy policy;
+    private final FileLayer files;
+    private final BlockCache cache;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+    private final Manifest manifest;
+    private final ExecutorService flusher;
+    private final ExecutorService mergers;
+
+    /** Serialises writers: sequence numbers, WAL order and MemTable rotation. */
+    private final ReentrantLock writeLock = new ReentrantLock();
+    /** Guards the structure: read view, open tables, compacting set, policy state, merge bookkeeping. */
+    private final ReentrantLock mutex = new ReentrantLock();
+    /** Signalled on every install, failure and finished merge. */
+    private final Condition changed = mutex.newCondition();
+
+    private volatile ReadView readView;
+    private final Map<Long, TableHandle> tables = new HashMap<>();
+    private final Set<Long> compacting = new HashSet<>();
+    private final TreeSet<Long> walSegments = new TreeSet<>();
+    private PolicyState policyState;
+    private int runningMerges;
+    private boolean manualCompaction;
+    private boolean closing;
+    private long flushCount;
+
+    private WalWriter wal;
+    private long lastSequence;
+    private final AtomicLong visible = new AtomicLong();
+    private final TreeMap<Long, Integer> snapshots = new TreeMap<>();
+    private final AtomicReference<Throwable> backgroundError = new AtomicReference<>();
+    private volatile boolean closed;
+
+    private final LongAdder userBytes = new LongAdder();
+    private final LongAdder puts = new LongAdder();
+    private final LongAdder deletes = new LongAdder();
+    private final LongAdder gets = new LongAdder();
+    private final LongAdder tablesProbed = new LongAdder();
+    private final AtomicLong flushedBytes = new AtomicLong();
+    private final AtomicLong diskBytes = new AtomicLong();
+    private long flushes;
+    private long merges;
+    private long mergeInputBytes;
+    private long mergeOutputBytes;
+    private long componentSum;
+    private double transientMax;
+    private long stalls;
+    private long stallNanos;
+    private long mergeLagNanos;
+    private final Histogram flushMicros = new ConcurrentHistogram(3);
+    private final Histogram mergeMicros = new ConcurrentHistogram(3);
+    private final Histogram stallMicros = new ConcurrentHistogram(3);
+    private final Histogram mergeBytes = new ConcurrentHistogram(3);
+
+    private LsmStore(Path dir, StoreOptions options, FileLayer files, FileChannel lockChannel, FileLock lock,
+            Manifest manifest) {
+        this.dir = dir;
+        this.options = options;
+        this.policy = options.policy();
+        this.files = files;
+        this.cache = BlockCache.ofBytes(options.blockCacheBytes());
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+        this.manifest = manifest;
+        this.flusher = Executors.newSingleThreadExecutor(daemon("lsm-flush"));
+        this.mergers = Executors.newFixedThreadPool(options.mergeThreads(), daemon("lsm-merge"));
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    /**
+     * Opens the store in {@code dir}, creating it (and the directory) if it holds no store.
+     *
+     * @throws CorruptionException if the manifest, a WAL segment or an SSTable it must open is damaged, of an
+     *                             unknown format version, or a live SSTable is missing
+     * @throws IOException         if the directory is locked by another open store, holds files that are not a
+     *                             store's, or an I/O operation fails
+     */
+    public static LsmStore open(Path dir, StoreOptions options) throws IOException {
+        Files.createDirectories(dir);
+        FileChannel lockChannel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE);
+        FileLock lock;
+        try {
+            lock = lockChannel.tryLock();
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            lockChannel.close();
+            throw new IOException("the store in " + dir + " is already open (" + LOCK_FILE + " is locked)");
+        }
+        FileLayer files = options.device() == null ? FileLayer.plain() : FileLayer.throttled(options.device());
+        LsmStore store = null;
+        try {
+            Recovered recovered = null;
+            Manifest manifest;
+            if (Files.exists(dir.resolve(StoreFiles.CURRENT))) {
+                recovered = Manifest.recover(dir, files);
+                if (!recovered.missingTables().isEmpty()) {
+                    throw new CorruptionException(recovered.manifest(), 0, Code.MISSING_FILE, "the manifest lists "
+                            + "SSTables " + recovered.missingTables() + ", which are not in " + dir);
+                }
+                recovered.deleteOrphans();
+                manifest = Manifest.reopen(recovered, options.manifest(), files);
+            } else {
+                clearAbandonedCreation(dir);
+                manifest = Manifest.create(dir, ComponentSet.empty(), options.manifest(), files);
+            }
+            store = new LsmStore(dir, options, files, lockChannel, lock, manifest);
+            store.start(recovered);
+            return store;
+        } catch (IOException | RuntimeException | Error e) {
+            if (store != null) {
+                store.abandon();
+            } else {
+                lock.release();
+                lockChannel.close();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * A directory without CURRENT is new, or a creation that crashed before CURRENT was written (which can hold
+     * only the store's own files and no acknowledged write). Anything else is someone else's data: refused.
+     */
+    private static void clearAbandonedCreation(Path dir) throws IOException {
+        List<Path> ours = new ArrayList<>();
+        try (Stream<Path> listing = Files.list(dir)) {
+            for (Path p : (Iterable<Path>) listing::iterator) {
+                String name = p.getFileName().toString();
+                if (name.equals(LOCK_FILE)) {
+                    continue;
+                }
+                boolean storeFile = name.startsWith("MANIFEST-") || name.endsWith(".sst") || name.endsWith(".log")
+                        || name.endsWith(StoreFiles.TEMP_SUFFIX);
+                if (!storeFile || !Files.isRegularFile(p)) {
+                    throw new IOException("the directory " + dir + " holds " + name + " but no store (no "
+                            + StoreFiles.CURRENT + " file); refusing to create a store among other data");
+                }
+                ours.add(p);
+            }
+        }
+        for (Path p : ours) {
+            Files.delete(p);
+        }
+    }
+
+    /** Opens the tables, restores the policy state, replays the WAL and starts taking writes. */
+    private void start(Recovered recovered) throws IOException {
+        ComponentSet set = manifest.current();
+        mutex.lock();
+        try {
+            for (List<TableRecord> level : set.levels()) {
+                for (TableRecord t : level) {
+                    tables.put(t.fileNumber(), openTable(t));
+                    diskBytes.addAndGet(t.fileBytes());
+                    flushCount = Math.max(flushCount, t.maxFlushIndex());
+                }
+            }
+            policyState = set.policy().filter(p -> p.name().equals(policy.name())).map(p -> {
+                try {
+                    return policy.decodeState(p.state());
+                } catch (IllegalArgumentException e) {
+                    throw new UncheckedIOException(new CorruptionException(manifest.path(), 0,
+                            Code.INCONSISTENT_RECORD, "policy state: " + e.getMessage()));
+                }
+            }).orElseGet(policy::initialState);
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        } finally {
+            mutex.unlock();
+        }
+        lastSequence = set.lastSequence();
+        List<LiveMemTable> replayed = recovered == null ? List.of() : replay(recovered.walSegments(), set);
+        visible.set(lastSequence);
+        long walNumber = manifest.newFileNumber();
+        if (options.walMode() != SyncMode.OFF) {
+            wal = WalWriter.create(files, dir.resolve(StoreFiles.walName(walNumber)), options.walMode());
+            StoreFiles.syncDirectory(dir);
+            walSegments.add(walNumber);
+        }
+        List<LiveMemTable> immutables = new ArrayList<>(replayed);
+        java.util.Collections.reverse(immutables);
+        mutex.lock();
+        try {
+            readView = new ReadView(new LiveMemTable(new MemTable(), walNumber, System.currentTimeMillis()),
+                    immutables, new Version(set, tables));
+        } finally {
+            mutex.unlock();
+        }
+        if (replayed.isEmpty()) {
+            manifest.append(ManifestEdit.builder().walNumber(walNumber).build());
+            deleteWalSegmentsBelow(walNumber);
+        }
+        for (int i = 0; i < replayed.size(); i++) {
+            flushOldest();
+            rethrowBackgroundError();
+        }
+        mutex.lock();
+        try {
+            scheduleMerges();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Reads the WAL segments into MemTables of at most the budget each, oldest first. Only the newest segment
+     * may end torn (the crash hit its last write); a torn older segment, or damage anywhere else, is corruption.
+     */
+    private List<LiveMemTable> replay(List<Path> segments, ComponentSet set) throws IOException {
+        List<LiveMemTable> out = new ArrayList<>();
+        long flushedUpTo = set.lastSequence();
+        MemTable[] current = {new MemTable()};
+        long[] firstSegment = {-1};
+        for (int i = 0; i < segments.size(); i++) {
+            Path segment = segments.get(i);
+            long number = StoreFiles.walNumber(segment.getFileName().toString()).orElseThrow();
+            walSegments.add(number);
+            boolean newest = i == segments.size() - 1;
+            if (firstSegment[0] < 0) {
+                firstSegment[0] = number;
+            }
+            LogTail tail;
+            try {
+                tail = WalReplay.replay(files, segment, batch -> {
+                    for (Entry e : batch.entries()) {
+                        if (e.sequence() <= flushedUpTo) {
+                            continue; // already in a table: a segment flushed just before a crash
+                        }
+                        current[0].add(e);
+                        lastSequence = Math.max(lastSequence, e.sequence());
+                    }
+                    if (current[0].bytes() >= options.memtableBytes()) {
+                        current[0].freeze();
+                        out.add(new LiveMemTable(current[0], firstSegment[0], System.currentTimeMillis()));
+                        current[0] = new MemTable();
+                        firstSegment[0] = number;
+                    }
+                });
+            } catch (CorruptionException e) {
+                if (newest && e.code() == Code.TRUNCATED_HEADER) {
+                    continue; // created, then the crash came before its header was on the device
+                }
+                throw e;
+            }
+            if (tail.torn() && !newest) {
+                throw new CorruptionException(segment, tail.validEnd(), Code.TORN_TAIL, "write-ahead-log segment "
+                        + "ends torn (" + tail.detail() + ") but a newer segment exists, so it was complete once");
+            }
+        }
+        if (!current[0].isEmpty()) {
+            current[0].freeze();
+            out.add(new LiveMemTable(current[0], firstSegment[0], System.currentTimeMillis()));
+        }
+        return out;
+    }
+
+    private TableHandle openTable(TableRecord t) throws IOException {
+        SSTableReader reader = SSTableReader.open(files, IoCause.READ, tablePath(t.fileNumber()), cache);
+        return new TableHandle(t, reader, h -> diskBytes.addAndGet(-h.record().fileBytes()));
+    }
+
+    private Path tablePath(long number) {
+        return dir.resolve(StoreFiles.tableName(number));
+    }
+
+    // ------------------------------------------------------------------------------------------------ writes
+
+    /** Inserts or replaces the value of {@code key}. */
+    public void put(byte[] key, byte[] value) throws IOException {
+        write(new WriteBatch().put(key, value));
+    }
+
+    /** Same as {@link #put}: the store's writes are upserts (AsterixDB's name). */
+    public void upsert(byte[] key, byte[] value) throws IOException {
+        put(key, value);
+    }
+
+    /** Deletes {@code key} (a tombstone; absent keys may be deleted). */
+    public void delete(byte[] key) throws IOException {
+        write(new WriteBatch().delete(key));
+    }
+
+    /**
+     * Applies {@code batch} atomically. The batch gets its sequence numbers here; do not reuse it.
+     *
+     * @throws IllegalArgumentException if a key or value exceeds its limit (nothing is written)
+     * @throws IOException              if the WAL write fails, or the store stopped after a background failure
+     */
+    public void write(WriteBatch batch) throws IOException {
+        long charge = 0;
+        for (WriteBatch.Op op : batch.ops()) {
+            if (op.key().length > options.maxKeyBytes()) {
+                throw new IllegalArgumentException("key of " + op.key().length + " bytes exceeds the limit of "
+                        + options.maxKeyBytes() + " bytes (option maxKeyBytes)");
+            }
+            if (op.value() != null && op.value().length > options.maxValueBytes()) {
+                throw new IllegalArgumentException("value of " + op.value().length + " bytes exceeds the limit of "
+                        + options.maxValueBytes() + " bytes (option maxValueBytes)");
+            }
+            charge += op.key().length + (op.value() == null ? 0 : op.value().length) + MemTable.ENTRY_OVERHEAD_BYTES;
+        }
+        if (batch.count() == 0) {
+            return;
+        }
+        WalWriter log = null;
+        long ticket = 0;
+        long last;
+        writeLock.lock();
+        try {
+            checkWritable();
+            makeRoom(charge);
+            batch.assignSequence(lastSequence + 1);
+            if (options.walMode() != SyncMode.OFF) {
+                try {
+                    ticket = wal.enqueue(batch.encode());
+                } catch (IOException e) {
+                    fail(e);
+                    throw e;
+                }
+                log = wal;
+            }
+            MemTable active = readView.active().table();
+            for (Entry e : batch.entries()) {
+                active.add(e);
+            }
+            lastSequence += batch.count();
+            last = lastSequence;
+        } finally {
+            writeLock.unlock();
+        }
+        if (log != null) {
+            try {
+                log.awaitDurable(ticket);
+            } catch (IOException e) {
+                fail(e);
+                throw e;
+            }
+        }
+        visible.accumulateAndGet(last, Math::max);
+        userBytes.add(batch.userBytes());
+        for (WriteBatch.Op op : batch.ops()) {
+            (op.isDelete() ? deletes : puts).increment();
+        }
+    }
+
+    private void checkWritable() throws IOException {
+        if (closed) {
+            throw new IllegalStateException("the store in " + dir + " is closed");
+        }
+        rethrowBackgroundError();
+    }
+
+    private void rethrowBackgroundError() throws IOException {
+        Throwable e = backgroundError.get();
+        if (e != null) {
+            throw new IOException("the store in " + dir + " stopped taking writes after a background failure ("
+                    + e + "); reopen it to recover", e);
+        }
+    }
+
+    /** Records the first background failure and wakes every waiter. */
+    private void fail(Throwable e) {
+        backgroundError.compareAndSet(null, e);
+        mutex.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
+     * Makes the active MemTable able to take {@code charge} more bytes, rotating it if full; waits (a stall)
+     * while too many immutable MemTables wait for their flush. REQUIRES: the write lock.
+     */
+    private void makeRoom(long charge) throws IOException {
+        MemTable active = readView.active().table();
+        if (active.isEmpty() || active.bytes() + charge <= options.memtableBytes()) {
+            return;
+        }
+        mutex.lock();
+        try {
+            long start = 0;
+            while (readView.immutables().size() >= options.maxImmutableMemtables() && backgroundError.get() == null) {
+                if (start == 0) {
+                    start = System.nanoTime();
+                }
+                changed.awaitUninterruptibly();
+            }
+            if (start != 0) {
+                long waited = System.nanoTime() - start;
+                stalls++;
+                stallNanos += waited;
+                stallMicros.recordValue(waited / 1000);
+            }
+        } finally {
+            mutex.unlock();
+        }
+        checkWritable();
+        rotate();
+    }
+
+    /**
+     * Freezes the active MemTable, starts a new one with a new WAL segment, and queues the flush. The old
+     * segment is closed first, which writes and syncs every record queued on it, so all of the frozen
+     * MemTable's writes are durable and visible. REQUIRES: the write lock; the active MemTable is not empty.
+     */
+    private void rotate() throws IOException {
+        long number = manifest.newFileNumber();
+        if (options.walMode() != SyncMode.OFF) {
+            WalWriter next;
+            try {
+                next = WalWriter.create(files, dir.resolve(StoreFiles.walName(number)), options.walMode());
+                StoreFiles.syncDirectory(dir);
+                wal.close();
+            } catch (IOException e) {
+                fail(e);
+                throw e;
+            }
+            wal = next;
+        }
+        mutex.lock();
+        try {
+            if (options.walMode() != SyncMode.OFF) {
+                walSegments.add(number);
+            }
+            ReadView rv = readView;
+            rv.active().table().freeze();
+            visible.accumulateAndGet(lastSequence, Math::max);
+            List<LiveMemTable> immutables = new ArrayList<>(rv.immutables().size() + 1);
+            immutables.add(rv.active());
+            immutables.addAll(rv.immutables());
+            readView = new ReadView(new LiveMemTable(new MemTable(), number, System.currentTimeMillis()), immutables,
+                    rv.version());
+            changed.signalAll();
+        } finally {
+            mutex.unlock();
+        }
+        flusher.execute(() -> {
+            try {
+                flushOldest();
+            } catch (Throwable e) {
+                fail(e);
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------------------------------------ flushes
+
+    /** Flushes the oldest immutable MemTable, if any, and installs the result. Runs on one thread at a time. */
+    private void flushOldest() throws IOException {
+        if (backgroundError.get() != null) {
+            return;
+        }
+        List<LiveMemTable> immutables = readView.immutables();
+        if (immutables.isEmpty()) {
+            return;
+        }
+        LiveMemTable m = immutables.get(immutables.size() - 1);
+        long start = System.nanoTime();
+        long flushIndex = flushCount + 1;
+        long maxSequence = 0;
+        for (Iterator<Entry> it = m.table().iterator(); it.hasNext(); ) {
+            maxSequence = Math.max(maxSequence, it.next().sequence());
+        }
+        Iterator<Entry> entries = new VersionCollapse(m.table().iterator(), liveSnapshots(), false);
+        long oldestTombstone = m.table().tombstones() > 0 ? m.createdMillis() : Long.MAX_VALUE;
+        List<TableRecord> out = writeTables(entries, OutputCut.SINGLE_FILE, 0, IoCause.FLUSH, flushIndex, flushIndex,
+                oldestTombstone);
+        long flushed = out.stream().mapToLong(TableRecord::fileBytes).sum();
+        StoreFiles.syncDirectory(dir);
+        long nextWal;
+        mutex.lock();
+        try {
+            waitWhileMergeLags();
+            ReadView rv = readView;
+            List<LiveMemTable> rest = new ArrayList<>(rv.immutables());
+            rest.remove(rest.size() - 1);
+            nextWal = rest.isEmpty() ? rv.active().walNumber() : rest.get(rest.size() - 1).walNumber();
+            ComponentSet current = manifest.current();
+            long next = Math.max(current.nextFileNumber(), out.get(out.size() - 1).fileNumber() + 1);
+            ComponentSet after = current.apply(flushEdit(out, current, maxSequence, nextWal, null)
+                    .withNextFileNumber(next));
+            PolicyState state = policy.onFlush(policyState, PolicyViews.of(after, compacting));
+            manifest.append(flushEdit(out, current, maxSequence, nextWal, state));
+            policyState = state;
+            flushCount = flushIndex;
+            for (TableRecord t : out) {
+                tables.put(t.fileNumber(), openTable(t));
+            }
+            install(new ReadView(rv.active(), rest, new Version(manifest.current(), tables)));
+            flushes++;
+            componentSum += readView.components();
+            flushMicros.recordValue((System.nanoTime() - start) / 1000);
+            scheduleMerges();
+        } finally {
+            mutex.unlock();
+        }
+        deleteWalSegmentsBelow(nextWal);
+    }
+
+    private ManifestEdit flushEdit(List<TableRecord> out, ComponentSet current, long maxSequence, long nextWal,
+            PolicyState state) {
+        ManifestEdit.Builder b = ManifestEdit.builder();
+        out.forEach(b::addTable);
+        b.lastSequence(Math.max(current.lastSequence(), maxSequence)).walNumber(Math.max(current.walNumber(), nextWal));
+        if (state != null) {
+            b.policy(policy.name(), state.encode());
+        }
+        return b.build();
+    }
+
+    /** Waits (measured) while the policy says merging lags. REQUIRES: the mutex. */
+    private void waitWhileMergeLags() {
+        long start = 0;
+        while (backgroundError.get() == null
+                && policy.isMergeLagging(PolicyViews.of(manifest.current(), compacting), policyState)) {
+            if (runningMerges == 0) {
+                scheduleMerges();
+                if (runningMerges == 0) {
+                    break; // nothing runs that could end the lag: waiting would never end
+                }
+            }
+            if (start == 0) {
+                start = System.nanoTime();
+            }
+            changed.awaitUninterruptibly();
+        }
+        if (start != 0) {
+            mergeLagNanos += System.nanoTime() - start;
+        }
+    }
+
+    private void deleteWalSegmentsBelow(long number) throws IOException {
+        List<Long> obsolete;
+        mutex.lock();
+        try {
+            obsolete = new ArrayList<>(walSegments.headSet(number));
+            walSegments.removeAll(obsolete);
+        } finally {
+            mutex.unlock();
+        }
+        for (long n : obsolete) {
+            Files.deleteIfExists(dir.resolve(StoreFiles.walName(n)));
+        }
+    }
+
+    /** Publishes {@code next} and releases the store's reference on the version it replaces. REQUIRES: mutex. */
+    private void install(ReadView next) {
+        Version old = readView.version();
+        readView = next;
+        if (old != next.version()) {
+            old.unref();
+        }
+        changed.signalAll();
+    }
+
+    /**
+     * Writes {@code entries} as SSTables of {@code level}, cut as {@code cut} says (never between two versions of
+     * one key). Each finished file is forced to the device. On failure, every file written is deleted.
+     *
+     * @return the new tables; empty if {@code entries} was empty
+     */
+    private List<TableRecord> writeTables(Iterator<Entry> entries, OutputCut cut, int level, IoCause cause,
+            long minFlush, long maxFlush, long oldestTombstone) throws IOException {
+        long target;
+        if (cut instanceof OutputCut.SingleFile) {
+            target = Long.MAX_VALUE;
+        } else if (cut instanceof OutputCut.ByTargetSize b) {
+            target = b.targetBytes();
+        } else {
+            throw new UnsupportedOperationException("output cut " + cut + " is not supported by this engine yet "
+                    + "(leveled layouts come with issue #4)");
+        }
+        List<TableRecord> out = new ArrayList<>();
+        SSTableWriter writer = null;
+        long number = 0;
+        byte[] lastKey = null;
+        try {
+            while (entries.hasNext()) {
+                Entry e = entries.next();
+                if (writer != null && writer.bytesWritten() >= target && !Arrays.equals(lastKey, e.key())) {
+                    out.add(finishTable(writer, number, level, cause, oldestTombstone));
+                    writer = null;
+                }
+                if (writer == null) {
+                    number = manifest.newFileNumber();
+                    writer = SSTableWriter.create(files, cause, tablePath(number),
+                            options.sstable(), minFlush, maxFlush, System.currentTimeMillis());
+                }
+                writer.add(e);
+                lastKey = e.key();
+            }
+            if (writer != null) {
+                out.add(finishTable(writer, number, level, cause, oldestTombstone));
+                writer = null;
+            }
+            return out;
+        } catch (IOException | RuntimeException | Error e) {
+            if (writer != null) {
+                try {
+                    writer.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            for (TableRecord t : out) {
+                Files.deleteIfExists(tablePath(t.fileNumber()));
+                diskBytes.addAndGet(-t.fileBytes());
+            }
+            throw e;
+        }
+    }
+
+    private TableRecord finishTable(SSTableWriter writer, long number, int level,
+            IoCause cause, long oldestTombstone) throws IOException {
+        var meta = writer.finish(oldestTombstone);
+        writer.close();
+        long bytes = Files.size(tablePath(number));
+        long flushed = cause == IoCause.FLUSH ? flushedBytes.addAndGet(bytes) : flushedBytes.get();
+        long onDisk = diskBytes.addAndGet(bytes);
+        synchronized (flushMicros) {
+            transientMax = Math.max(transientMax, (double) onDisk / Math.max(1, flushed));
+        }
+        return TableRecord.of(number, level, bytes, meta);
+    }
+
+    // ------------------------------------------------------------------------------------------------ merges
+
+    /**
+     * Consults the policy until it asks for nothing, and starts each job it returns. REQUIRES: the mutex.
+     */
+    private void scheduleMerges() {
+        if (closing || manualCompaction || backgroundError.get() != null) {
+            return;
+        }
+        for (int i = 0; i < MAX_JOBS_PER_CONSULTATION; i++) {
+            Decision d = policy.decide(PolicyViews.of(manifest.current(), compacting), policyState);
+            policyState = d.state();
+            if (d.jobs().isEmpty()) {
+                return;
+            }
+            for (MergeJob job : d.jobs()) {
+                start(job);
+            }
+        }
+        fail(new IllegalStateException("policy " + policy.name() + " asked for more than "
+                + MAX_JOBS_PER_CONSULTATION + " merges in one consultation"));
+    }
+
+    /** Marks the job's inputs and hands it to the merge pool. REQUIRES: the mutex. */
+    private void start(MergeJob job) {
+        for (SSTableInfo t : job.inputs()) {
+            if (!tables.containsKey(t.id()) || compacting.contains(t.id())) {
+                throw new IllegalStateException("policy " + policy.name() + " asked to merge SSTable " + t.id()
+                        + ", which is " + (tables.containsKey(t.id()) ? "already being merged" : "not live"));
+            }
+        }
+        job.inputs().forEach(t -> compacting.add(t.id()));
+        runningMerges++;
+        mergers.execute(() -> runMerge(job));
+    }
+
+    /** Runs one job and installs its result; a failure stops the store's writes (see the class comment). */
+    private void runMerge(MergeJob job) {
+        long start = System.nanoTime();
+        List<TableRecord> out = List.of();
+        boolean installed = false;
+        try {
+            List<TableHandle> inputs = new ArrayList<>();
+            boolean bottommost;
+            mutex.lock();
+            try {
+                for (SSTableInfo t : job.inputs()) {
+                    inputs.add(tables.get(t.id()));
+                }
+                bottommost = isBottommost(inputs);
+            } finally {
+                mutex.unlock();
+            }
+            long inputBytes = inputs.stream().mapToLong(h -> h.record().fileBytes()).sum();
+            ManifestEdit.Builder edit = ManifestEdit.builder();
+            inputs.forEach(h -> edit.removeFile(h.fileNumber()));
+            if (job.kind() == MergeKind.TRIVIAL_MOVE) {
+                edit.addTable(inputs.get(0).record().atLevel(job.outputLevel()));
+            } else if (job.kind() == MergeKind.REAL) {
+                out = mergeTables(inputs, job, bottommost);
+                out.forEach(edit::addTable);
+                StoreFiles.syncDirectory(dir);
+            } else {
+                throw new UnsupportedOperationException("policy " + policy.name() + " asked for a " + job.kind()
+                        + " merge, which this engine does not run yet (delayed compaction comes with issue #5)");
+            }
+            mutex.lock();
+            try {
+                edit.policy(policy.name(), policyState.encode());
+                manifest.append(edit.build());
+                installed = true;
+                if (job.kind() == MergeKind.TRIVIAL_MOVE) {
+                    // Same file, new record: the old handle closes when its versions go (never deleting the file).
+                    long n = inputs.get(0).fileNumber();
+                    tables.remove(n);
+                    tables.put(n, openTable(manifest.current().table(n).orElseThrow()));
+                } else {
+                    for (TableHandle h : inputs) {
+                        tables.remove(h.fileNumber()).markObsolete();
+                    }
+                    for (TableRecord t : out) {
+                        tables.put(t.fileNumber(), openTable(t));
+                    }
+                    merges++;
+                    mergeInputBytes += inputBytes;
+                    long written = out.stream().mapToLong(TableRecord::fileBytes).sum();
+                    mergeOutputBytes += written;
+                    mergeBytes.recordValue(written);
+                }
+                ReadView rv = readView;
+                install(new ReadView(rv.active(), rv.immutables(), new Version(manifest.current(), tables)));
+                mergeMicros.recordValue((System.nanoTime() - start) / 1000);
+            } finally {
+                mutex.unlock();
+            }
+        } catch (Throwable e) {
+            if (!installed) {
+                for (TableRecord t : out) {
+                    try {
+                        Files.deleteIfExists(tablePath(t.fileNumber()));
+                        diskBytes.addAndGet(-t.fileBytes());
+                    } catch (IOException suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
+                }
+            }
+            fail(e);
+        } finally {
+            mutex.lock();
+            try {
+                job.inputs().forEach(t -> compacting.remove(t.id()));
+                runningMerges--;
+                changed.signalAll();
+                scheduleMerges();
+            } catch (Throwable e) {
+                fail(e);
+            } finally {
+                mutex.unlock();
+            }
+        }
+    }
+
+    /**
+     * Whether no table outside {@code inputs} can hold an older version of a key inside them, so a tombstone
+     * with nothing older behind it can be dropped. MemTables only hold newer versions. REQUIRES: the mutex.
+     */
+    private boolean isBottommost(List<TableHandle> inputs) {
+        Set<Long> ids = new HashSet<>();
+        long maxSequence = Long.MIN_VALUE;
+        for (TableHandle h : inputs) {
+            ids.add(h.fileNumber());
+            maxSequence = Math.max(maxSequence, h.record().maxSequence());
+        }
+        for (TableHandle t : tables.values()) {
+            if (ids.contains(t.fileNumber()) || t.record().minSequence() > maxSequence) {
+                continue;
+            }
+            for (TableHandle h : inputs) {
+                if (h.overlaps(t.record())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** k-way merge of the inputs through their own readers (I/O charged to merges, not the block cache). */
+    private List<TableRecord> mergeTables(List<TableHandle> inputs, MergeJob job, boolean bottommost)
+            throws IOException {
+        List<SSTableReader> readers = new ArrayList<>();
+        try {
+            List<Iterator<Entry>> cursors = new ArrayList<>();
+            long minFlush = Long.MAX_VALUE;
+            long maxFlush = Long.MIN_VALUE;
+            long oldestTombstone = Long.MAX_VALUE;
+            for (TableHandle h : inputs) {
+                SSTableReader r = SSTableReader.open(files, IoCause.MERGE, h.path(), NO_CACHE);
+                readers.add(r);
+                cursors.add(r.scan());
+                minFlush = Math.min(minFlush, h.record().minFlushIndex());
+                maxFlush = Math.max(maxFlush, h.record().maxFlushIndex());
+                oldestTombstone = Math.min(oldestTombstone, h.record().oldestTombstoneMillis());
+            }
+            Iterator<Entry> merged = new VersionCollapse(new MergingIterator(cursors), liveSnapshots(), bottommost);
+            try {
+                return writeTables(merged, job.cut(), job.outputLevel(), IoCause.MERGE, minFlush, maxFlush,
+                        oldestTombstone);
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        } finally {
+            for (SSTableReader r : readers) {
+                r.close();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ reads
+
+    /** The current value of {@code key}, or null if absent or deleted. */
+    public byte[] get(byte[] key) throws IOException {
+        return get(key, visible.get());
+    }
+
+    /** The value of {@code key} as of {@code snapshot}, or null. */
+    public byte[] get(byte[] key, Snapshot snapshot) throws IOException {
+        return get(key, snapshot.checkedSequence());
+    }
+
+    private byte[] get(byte[] key, long sequence) throws IOException {
+        ReadView rv = acquire();
+        try {
+            gets.increment();
+            Entry e = rv.active().table().get(key, sequence);
+            for (int i = 0; e == null && i < rv.immutables().size(); i++) {
+                e = rv.immutables().get(i).table().get(key, sequence);
+            }
+            if (e == null) {
+                e = getFromTables(rv.version(), key, sequence);
+            }
+            return e == null || e.tombstone() ? null : e.value();
+        } finally {
+            rv.version().unref();
+        }
+    }
+
+    /** Level 0 newest first, then one table per deeper level found by key range; the first version found wins. */
+    private Entry getFromTables(Version v, byte[] key, long sequence) throws IOException {
+        List<List<TableHandle>> levels = v.levels();
+        for (int level = 0; level < levels.size(); level++) {
+            List<TableHandle> candidates = levels.get(level);
+            if (level > 0) {
+                TableHandle t = findCovering(candidates, key);
+                candidates = t == null ? List.of() : List.of(t);
+            }
+            for (TableHandle t : candidates) {
+                if (!t.covers(key) || !t.reader().mightContain(key)) {
+                    continue;
+                }
+                tablesProbed.increment();
+                Entry e = t.reader().get(key, sequence);
+                if (e != null) {
+                    return e;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** The table of a key-partitioned level whose range holds {@code key}, by binary search; or null. */
+    private static TableHandle findCovering(List<TableHandle> level, byte[] key) {
+        int lo = 0;
+        int hi = level.size() - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            TableHandle t = level.get(mid);
+            if (t.endsBefore(key)) {
+                lo = mid + 1;
+            } else if (t.covers(key)) {
+                return t;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The keys in {@code [from, to)} (null bounds are open), newest values, deleted keys left out. Close the
+     * iterator.
+     */
+    public StoreIterator scan(byte[] from, byte[] to) throws IOException {
+        return scan(from, to, visible.get());
+    }
+
+    /** As {@link #scan(byte[], byte[])}, as of {@code snapshot}. */
+    public StoreIterator scan(byte[] from, byte[] to, Snapshot snapshot) throws IOException {
+        return scan(from, to, snapshot.checkedSequence());
+    }
+
+    private StoreIterator scan(byte[] from, byte[] to, long sequence) throws IOException {
+        return new StoreIterator(acquire(), from, to, sequence);
+    }
+
+    /** The current read view with a reference taken on its version. Lock-free. */
+    private ReadView acquire() {
+        while (true) {
+            if (closed) {
+                throw new IllegalStateException("the store in " + dir + " is closed");
+            }
+            ReadView rv = readView;
+            if (rv.version().tryRef()) {
+                return rv;
+            }
+        }
+    }
+
+    /** A snapshot of every write acknowledged so far. Close it. */
+    public Snapshot snapshot() {
+        if (closed) {
+            throw new IllegalStateException("the store in " + dir + " is closed");
+        }
+        synchronized (snapshots) {
+            long s = visible.get();
+            snapshots.merge(s, 1, Integer::sum);
+            return new Snapshot(s, this);
+        }
+    }
+
+    void releaseSnapshot(long sequence) {
+        synchronized (snapshots) {
+            snapshots.computeIfPresent(sequence, (k, n) -> n == 1 ? null : n - 1);
+        }
+    }
+
+    private long[] liveSnapshots() {
+        synchronized (snapshots) {
+            return snapshots.keySet().stream().mapToLong(Long::longValue).toArray();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ control
+
+    /**
+     * Flushes the active MemTable and waits until every MemTable written before the call is in an SSTable
+     * (the merges those flushes trigger may still run; see {@link #awaitMerges()}).
+     */
+    public void flush() throws IOException {
+        writeLock.lock();
+        try {
+            checkWritable();
+            if (!readView.active().table().isEmpty()) {
+                makeRoomForFlush();
+            }
+        } finally {
+            writeLock.unlock();
+        }
+        mutex.lock();
+        try {
+            while (!readView.immutables().isEmpty() && backgroundError.get() == null) {
+                changed.awaitUninterruptibly();
+            }
+        } finally {
+            mutex.unlock();
+        }
+        rethrowBackgroundError();
+    }
+
+    /** Rotates a non-empty active MemTable, waiting like a writer if too many wait already. REQUIRES: write lock. */
+    private void makeRoomForFlush() throws IOException {
+        makeRoom(Long.MAX_VALUE / 4);
+    }
+
+    /** Waits until no merge runs and the policy asks for none. */
+    public void awaitMerges() throws IOException {
+        mutex.lock();
+        try {
+            while (runningMerges > 0 && backgroundError.get() == null) {
+                changed.awaitUninterruptibly();
+            }
+        } finally {
+            mutex.unlock();
+        }
+        rethrowBackgroundError();
+    }
+
+    /**
+     * Flushes, waits for running merges, then merges every SSTable into one (at the deepest level in use),
+     * dropping every version and tombstone no live snapshot needs.
+     */
+    public void compactAll() throws IOException {
+        flush();
+        MergeJob job = null;
+        mutex.lock();
+        try {
+            manualCompaction = true;
+            while (runningMerges > 0 && backgroundError.get() == null) {
+                changed.awaitUninterruptibly();
+            }
+            rethrowBackgroundError();
+            ComponentSet set = manifest.current();
+            TreeView view = PolicyViews.of(set, compacting);
+            List<SSTableInfo> all = new ArrayList<>();
+            view.levels().forEach(l -> l.runs().forEach(r -> all.addAll(r.tables())));
+            if (all.size() > 1 || (all.size() == 1 && all.get(0).tombstones() > 0)) {
+                job = new MergeJob(all, set.levels().size() - 1, OutputCut.SINGLE_FILE, MergeKind.REAL,
+                        "compactAll");
+                all.forEach(t -> compacting.add(t.id()));
+                runningMerges++;
+            }
+        } finally {
+            mutex.unlock();
+        }
+        try {
+            if (job != null) {
+                runMerge(job);
+            }
+        } finally {
+            mutex.lock();
+            try {
+                manualCompaction = false;
+                scheduleMerges();
+            } finally {
+                mutex.unlock();
+            }
+        }
+        rethrowBackgroundError();
+    }
+
+    /** The store's counters now. */
+    public StoreMetrics metrics() {
+        IoStats io = files.stats();
+        Map<String, Long> written = new java.util.LinkedHashMap<>();
+        Map<String, Long> read = new java.util.LinkedHashMap<>();
+        for (IoCause c : IoCause.values()) {
+            written.put(c.name().toLowerCase(java.util.Locale.ROOT), io.bytesWritten(c));
+            read.put(c.name().toLowerCase(java.util.Locale.ROOT), io.bytesRead(c));
+        }
+        mutex.lock();
+        try {
+            long flushed = flushedBytes.get();
+            long user = userBytes.sum();
+            long deviceBytes = io.bytesWritten(IoCause.FLUSH) + io.bytesWritten(IoCause.MERGE);
+            long g = gets.sum();
+            ReadView rv = readView;
+            double transientAmp;
+            synchronized (flushMicros) {
+                transientAmp = transientMax;
+            }
+            return new StoreMetrics(user, puts.sum(), deletes.sum(), g, flushes, flushed, merges, mergeInputBytes,
+                    mergeOutputBytes, flushed == 0 ? 1.0 : (double) (flushed + mergeOutputBytes) / flushed,
+                    user == 0 ? 0.0 : (double) deviceBytes / user, io.bytesWritten(IoCause.WAL),
+                    flushes == 0 ? 0.0 : (double) componentSum / flushes, rv.components(),
+                    g == 0 ? 0.0 : (double) tablesProbed.sum() / g, transientAmp, diskBytes.get(),
+                    manifest.current().tableCount(), stalls, stallNanos, mergeLagNanos,
+                    StoreMetrics.Summary.of(flushMicros), StoreMetrics.Summary.of(mergeMicros),
+                    StoreMetrics.Summary.of(stallMicros), StoreMetrics.Summary.of(mergeBytes), written, read,
+                    cache.hits(), cache.misses());
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** The live component set (what the manifest holds now). */
+    public ComponentSet components() {
+        return manifest.current();
+    }
+
+    /** The policy's current state. */
+    public PolicyState policyState() {
+        mutex.lock();
+        try {
+            return policyState;
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    public Path directory() {
+        return dir;
+    }
+
+    public StoreOptions options() {
+        return options;
+    }
+
+    /** The file layer's byte counters (by cause). */
+    public IoStats ioStats() {
+        return files.stats();
+    }
+
+    /**
+     * Flushes what the MemTables hold, lets running merges finish (no new ones start), and releases every file
+     * and the directory lock. After a background failure nothing more is written: the WAL holds the writes
+     * and the next open replays them. Idempotent.
+     */
+    @Override
+    public void close() throws IOException {
+        writeLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            if (backgroundError.get() == null && !readView.active().table().isEmpty()) {
+                try {
+                    rotate();
+                } catch (IOException e) {
+                    // the failure is recorded; the WAL keeps the writes for the next open
+                }
+            }
+            closed = true;
+        } finally {
+            writeLock.unlock();
+        }
+        mutex.lock();
+        try {
+            while (!readView.immutables().isEmpty() && backgroundError.get() == null) {
+                changed.awaitUninterruptibly();
+            }
+            closing = true;
+            while (runningMerges > 0) {
+                changed.awaitUninterruptibly();
+            }
+        } finally {
+            mutex.unlock();
+        }
+        abandon();
+    }
+
+    /** Stops the threads and releases files and the lock without flushing. */
+    private void abandon() throws IOException {
+        closed = true;
+        flusher.shutdown();
+        mergers.shutdown();
+        try {
+            flusher.awaitTermination(1, TimeUnit.MINUTES);
+            mergers.awaitTermination(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        IOException first = null;
+        try {
+            if (wal != null) {
+                wal.close();
+            }
+        } catch (IOException e) {
+            first = e;
+        }
+        try {
+            manifest.close();
+        } catch (IOException e) {
+            first = first == null ? e : first;
+        }
+        mutex.lock();
+        try {
+            if (readView != null) {
+                readView.version().unref();
+            } else {
+                for (TableHandle h : tables.values()) {
+                    h.ref();
+                    h.unref();
+                }
+            }
+        } catch (UncheckedIOException e) {
+            first = first == null ? e.getCause() : first;
+        } finally {
+            mutex.unlock();
+        }
+        try {
+            lock.release();
+        } finally {
+            lockChannel.close();
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,24 @@
+package io.lsmpolicies.lsm;
+
+import java.util.List;
+
+/**
+ * Everything a read consults, published as one immutable object so that no read sees a MemTable and the
+ * SSTable it was flushed into, or neither: the active MemTable, the immutable ones waiting for their flush
+ * (newest first), and the SSTables ({@link Version}). A read takes a reference on the version while it runs.
+ */
+record ReadView(LiveMemTable active, List<LiveMemTable> immutables, Version version) {
+    ReadView {
+        immutables = List.copyOf(immutables);
+    }
+
+    /** SSTables a point read may probe: level-0 tables plus non-empty deeper levels (ARCHITECTURE.md). */
+    int components() {
+        int n = 0;
+        var levels = version.levels();
+        for (int i = 0; i < levels.size(); i++) {
+            n += i == 0 ? levels.get(0).size() : (levels.get(i).isEmpty() ? 0 : 1);
+        }
+        return n;
+    }
+}

@@ -1,0 +1,106 @@
+package io.lsmpolicies.lsm;
+
+import io.lsmpolicies.lsm.merge.MergingIterator;
+import io.lsmpolicies.lsm.sstable.Entry;
+import io.lsmpolicies.lsm.sstable.SSTableReader;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+/**
+ * A range scan: the newest version of every key in {@code [from, to)} visible at the scan's sequence number,
+ * deleted keys left out, in unsigned-byte key order. It reads one leaf page per SSTable at a time and holds
+ * the SSTables it reads open (merges may replace them meanwhile; their files stay until the scan is closed).
+ * Not thread-safe. Close it: an open scan keeps replaced files on disk.
+ *
+ * <p>{@link #next()} throws {@link java.io.UncheckedIOException} wrapping a
+ * {@link CorruptionException} if a page it reads is damaged.
+ */
+public final class StoreIterator implements Iterator<KeyValue>, Closeable {
+    private final Version version;
+    private final List<SSTableReader.Cursor> cursors = new ArrayList<>();
+    private final MergingIterator merged;
+    private final byte[] to;
+    private final long sequence;
+    private byte[] lastKey;
+    private KeyValue next;
+    private boolean closed;
+
+    StoreIterator(ReadView view, byte[] from, byte[] to, long sequence) throws IOException {
+        this.version = view.version();
+        this.to = to;
+        this.sequence = sequence;
+        byte[] start = from == null ? new byte[0] : from;
+        try {
+            List<Iterator<Entry>> sources = new ArrayList<>();
+            sources.add(view.active().table().iterator(start, Long.MAX_VALUE));
+            for (LiveMemTable m : view.immutables()) {
+                sources.add(m.table().iterator(start, Long.MAX_VALUE));
+            }
+            for (TableHandle t : version.tables()) {
+                if (t.endsBefore(start) || (to != null && t.startsAtOrAfter(to))) {
+                    continue;
+                }
+                SSTableReader.Cursor c = t.reader().seek(start, Long.MAX_VALUE);
+                cursors.add(c);
+                sources.add(c);
+            }
+            merged = new MergingIterator(sources);
+            advance();
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private void advance() {
+        next = null;
+        while (merged.hasNext()) {
+            Entry e = merged.next();
+            if (to != null && Arrays.compareUnsigned(e.key(), to) >= 0) {
+                break;
+            }
+            if (e.sequence() > sequence || Arrays.equals(e.key(), lastKey)) {
+                continue;
+            }
+            lastKey = e.key();
+            if (!e.tombstone()) {
+                next = new KeyValue(e.key(), e.value());
+                return;
+            }
+        }
+    }
+
+    @Override
+    public boolean hasNext() {
+        if (closed) {
+            throw new IllegalStateException("the scan is closed");
+        }
+        return next != null;
+    }
+
+    @Override
+    public KeyValue next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException();
+        }
+        KeyValue kv = next;
+        advance();
+        return kv;
+    }
+
+    /** Releases the SSTables the scan holds. Idempotent. */
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            next = null;
+            cursors.forEach(SSTableReader.Cursor::close);
+            version.unref();
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package io.lsmpolicies.lsm;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lsmpolicies.lsm.wal.SyncMode;
+import io.lsmpolicies.lsm.wal.WriteBatch;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class LsmStoreTest {
+    @TempDir
+    Path dir;
+
+    static byte[] b(String s) {
+        return s.getBytes(UTF_8);
+    }
+
+    static String s(byte[] b) {
+        return b == null ? null : new String(b, UTF_8);
+    }
+
+    private StoreOptions.Builder small() {
+        return StoreOptions.builder().memtableBytes(8 * 1024).walMode(SyncMode.ASYNC).policy("binomial:k=3");
+    }
+
+    @Test
+    void putGetDeleteScanAcrossFlushesMergesAndReopen() throws IOException {
+        try (LsmStore store = LsmStore.open(dir, small().build())) {
+            for (int i = 0; i < 3000; i++) {
+                store.put(b(String.format("key%05d", i)), b("v" + i));
+            }
+            for (int i = 0; i < 3000; i += 3) {
+                store.delete(b(String.format("key%05d", i)));
+            }
+            store.flush();
+            store.awaitMerges();
+            assertThat(store.metrics().flushes()).isGreaterThan(10);
+            assertThat(store.metrics().merges()).isGreaterThan(0);
+            assertThat(s(store.get(b("key00001")))).isEqualTo("v1");
+            assertThat(store.get(b("key00003"))).isNull();
+            assertThat(store.components().tableCount()).isLessThanOrEqualTo(4);
+        }
+        try (LsmStore store = LsmStore.open(dir, small().build())) {
+            assertThat(s(store.get(b("key02997")))).isNull();
+            assertThat(s(store.get(b("key02998")))).isEqualTo("v2998");
+            List<String> keys = new ArrayList<>();
+            try (StoreIterator it = store.scan(b("key00010"), b("key00020"))) {
+                it.forEachRemaining(kv -> keys.add(s(kv.key())));
+            }
+            assertThat(keys).containsExactly("key00010", "key00011", "key00013", "key00014", "key00016",
+                    "key00017", "key00019");
+        }
+    }
+
+    @Test
+    void unflushedWritesSurviveAReopenThroughTheWal() throws IOException {
+        try (LsmStore store = LsmStore.open(dir, small().memtableBytes(1 << 20).build())) {
+            store.write(new WriteBatch().put(b("a"), b("1")).put(b("b"), b("2")).delete(b("a")));
+        }
+        try (LsmStore store = LsmStore.open(dir, small().build())) {
+            assertThat(store.get(b("a"))).isNull();
+            assertThat(s(store.get(b("b")))).isEqualTo("2");
+        }
+    }
+
+    @Test
+    void snapshotsSeeAFixedState() throws IOException {
+        try (LsmStore store = LsmStore.open(dir, small().build())) {
+            store.put(b("k"), b("old"));
+            try (Snapshot snap = store.snapshot()) {
+                for (int i = 0; i < 2000; i++) {
+                    store.put(b("k"), b("new" + i));
+                    store.put(b("filler" + i), new byte[64]);
+                }
+                store.delete(b("k"));
+                store.compactAll();
+                assertThat(s(store.get(b("k"), snap))).isEqualTo("old");
+                assertThat(store.get(b("k"))).isNull();
+            }
+        }
+    }
+
+    @Test
+    void oversizedKeysAndValuesAreRefusedWithTheLimit() throws IOException {
+        try (LsmStore store = LsmStore.open(dir, small().build())) {
+            assertThatThrownBy(() -> store.put(new byte[2000], b("x")))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("limit of 1024 bytes");
+            assertThatThrownBy(() -> store.put(b("k"), new byte[5000]))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxValueBytes");
+        }
+    }
+
+    @Test
+    void aDirectoryOfOtherDataIsRefused() throws IOException {
+        Files.writeString(dir.resolve("notes.txt"), "mine");
+        assertThatThrownBy(() -> LsmStore.open(dir, small().build())).isInstanceOf(IOException.class)
+                .hasMessageContaining("notes.txt");
+    }
+
+    @Test
+    void aSecondOpenOfTheSameDirectoryIsRefused() throws IOException {
+        try (LsmStore store = LsmStore.open(dir, small().build())) {
+            assertThatThrownBy(() -> LsmStore.open(dir, small().build())).isInstanceOf(IOException.class)
+                    .hasMessageContaining("already open");
+        }
+    }
+
+    @Test
+    void replacedFilesAreDeleted() throws IOException {
+        try (LsmStore store = LsmStore.open(dir, small().build())) {
+            for (int i = 0; i < 5000; i++) {
+                store.put(b("key" + i), new byte[100]);
+            }
+            store.compactAll();
+            try (Stream<Path> files = Files.list(dir)) {
+                assertThat(files.filter(p -> p.toString().endsWith(".sst")).count()).isEqualTo(1);
+            }
+        }
+    }
+}
