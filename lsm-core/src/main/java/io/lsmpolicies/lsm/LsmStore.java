@@ -147,6 +147,8 @@ public final class LsmStore implements Closeable {
     private long merges;
     private long mergeInputBytes;
     private long mergeOutputBytes;
+    /** Bytes of every SSTable written by flushes and merges (the numerator of model write amplification). */
+    private long tableBytes;
     private long componentSum;
     private double transientMax;
     private long stalls;
@@ -575,14 +577,15 @@ public final class LsmStore implements Closeable {
         LiveMemTable m = immutables.get(immutables.size() - 1);
         long start = System.nanoTime();
         long flushIndex = flushCount + 1;
-        long maxSequence = 0;
-        for (Iterator<Entry> it = m.table().iterator(); it.hasNext(); ) {
-            maxSequence = Math.max(maxSequence, it.next().sequence());
+        long maxSequence = m.table().maxSequence();
+        long oldestTombstone = m.table().tombstones() > 0 ? m.createdMillis() : Long.MAX_VALUE;
+        if (options.mergeOrder() == MergeOrder.MERGE_MEMTABLE) {
+            flushByMerging(m, flushIndex, oldestTombstone, start);
+            return;
         }
         Iterator<Entry> entries = new VersionCollapse(m.table().iterator(), liveSnapshots(), false);
-        long oldestTombstone = m.table().tombstones() > 0 ? m.createdMillis() : Long.MAX_VALUE;
         List<TableRecord> out = writeTables(entries, OutputCut.SINGLE_FILE, 0, IoCause.FLUSH, flushIndex, flushIndex,
-                oldestTombstone);
+                oldestTombstone, true);
         long flushed = out.stream().mapToLong(TableRecord::fileBytes).sum();
         StoreFiles.syncDirectory(dir);
         long nextWal;
@@ -594,9 +597,7 @@ public final class LsmStore implements Closeable {
             rest.remove(rest.size() - 1);
             nextWal = rest.isEmpty() ? rv.active().walNumber() : rest.get(rest.size() - 1).walNumber();
             ComponentSet current = manifest.current();
-            long next = Math.max(current.nextFileNumber(), out.get(out.size() - 1).fileNumber() + 1);
-            ComponentSet after = current.apply(flushEdit(out, current, maxSequence, nextWal, null)
-                    .withNextFileNumber(next));
+            ComponentSet after = preview(current, out, List.of());
             PolicyState state = policy.onFlush(policyState, PolicyViews.of(after, compacting));
             manifest.append(flushEdit(out, current, maxSequence, nextWal, state));
             policyState = state;
@@ -604,6 +605,7 @@ public final class LsmStore implements Closeable {
             for (TableRecord t : out) {
                 tables.put(t.fileNumber(), openTable(t));
             }
+            tableBytes += out.stream().mapToLong(TableRecord::fileBytes).sum();
             install(new ReadView(rv.active(), rest, new Version(manifest.current(), tables)));
             flushes++;
             componentSum += readView.components();
@@ -613,6 +615,193 @@ public final class LsmStore implements Closeable {
             mutex.unlock();
         }
         deleteWalSegmentsBelow(nextWal);
+    }
+
+    /** A table the MERGE_MEMTABLE plan keeps: the real tables it replaces, and whether it holds the MemTable. */
+    private record PlannedTable(int level, List<Long> realInputs, boolean withMemTable) {
+    }
+
+    /**
+     * {@link MergeOrder#MERGE_MEMTABLE}: shows the policy the MemTable as the newest SSTable (size estimated),
+     * plans the whole cascade it asks for on previews of the component set, then writes each table that
+     * survives the step once, straight from the MemTable and the old tables it covers, and installs them:
+     * first each merge that leaves the MemTable out (one edit each, so the stack keeps its order), then the
+     * table holding the MemTable with the WAL and policy state. A crash between edits leaves a consistent set
+     * and the MemTable's WAL.
+     */
+    private void flushByMerging(LiveMemTable m, long flushIndex, long oldestTombstone, long start)
+            throws IOException {
+        MemTable mem = m.table();
+        long estimate = SSTableWriter.estimateFileBytes(mem.iterator(), options.sstable());
+        List<PlannedTable> plan = new ArrayList<>();
+        PolicyState state;
+        Set<Long> planned = new HashSet<>();
+        mutex.lock();
+        try {
+            waitWhileMergeLags();
+            long flushId = manifest.newFileNumber();
+            TableRecord flushRecord = new TableRecord(flushId, 0, estimate, mem.size(), mem.tombstones(),
+                    mem.first().key(), mem.last().key(), mem.minSequence(), mem.maxSequence(), flushIndex, flushIndex,
+                    m.createdMillis(), oldestTombstone);
+            ComponentSet set = preview(manifest.current(), List.of(flushRecord), List.of());
+            state = policy.onFlush(policyState, PolicyViews.of(set, compacting));
+            Map<Long, List<Long>> origins = new HashMap<>();
+            origins.put(flushId, List.of(flushId));
+            for (int jobs = 0; ; jobs++) {
+                if (jobs > MAX_JOBS_PER_CONSULTATION) {
+                    throw new IllegalStateException("policy " + policy.name() + " asked for more than "
+                            + MAX_JOBS_PER_CONSULTATION + " merges after flush " + flushIndex);
+                }
+                Decision d = policy.decide(PolicyViews.of(set, compacting), state);
+                state = d.state();
+                if (d.jobs().isEmpty()) {
+                    break;
+                }
+                for (MergeJob job : d.jobs()) {
+                    if (job.kind() != MergeKind.REAL) {
+                        throw new UnsupportedOperationException("merge order MERGE_MEMTABLE plans real merges only; "
+                                + "policy " + policy.name() + " asked for a " + job.kind());
+                    }
+                    List<TableRecord> inputs = new ArrayList<>();
+                    List<Long> from = new ArrayList<>();
+                    for (SSTableInfo info : job.inputs()) {
+                        inputs.add(set.table(info.id()).orElseThrow());
+                        List<Long> o = origins.remove(info.id());
+                        from.addAll(o != null ? o : List.of(info.id()));
+                    }
+                    TableRecord merged = combine(manifest.newFileNumber(), job.outputLevel(), inputs);
+                    origins.put(merged.fileNumber(), from);
+                    set = preview(set, List.of(merged), inputs.stream().map(TableRecord::fileNumber).toList());
+                }
+            }
+            for (Map.Entry<Long, List<Long>> e : origins.entrySet()) {
+                List<Long> real = e.getValue().stream().filter(id -> id != flushId).toList();
+                plan.add(new PlannedTable(set.table(e.getKey()).orElseThrow().level(), real,
+                        e.getValue().contains(flushId)));
+                planned.addAll(real);
+            }
+            plan.sort(java.util.Comparator.comparing(PlannedTable::withMemTable));
+            compacting.addAll(planned);
+            flushedBytes.addAndGet(estimate);
+        } finally {
+            mutex.unlock();
+        }
+        List<List<TableRecord>> outputs = new ArrayList<>();
+        long nextWal;
+        try {
+            for (PlannedTable p : plan) {
+                List<TableHandle> inputs = new ArrayList<>();
+                boolean bottommost;
+                mutex.lock();
+                try {
+                    p.realInputs().forEach(id -> inputs.add(tables.get(id)));
+                    bottommost = !inputs.isEmpty() && isBottommost(inputs, p.withMemTable() ? Long.MAX_VALUE : 0);
+                } finally {
+                    mutex.unlock();
+                }
+                outputs.add(mergeTables(inputs, p.withMemTable() ? m : null, flushIndex, OutputCut.SINGLE_FILE,
+                        p.level(), bottommost));
+            }
+            StoreFiles.syncDirectory(dir);
+            mutex.lock();
+            try {
+                ReadView rv = readView;
+                List<LiveMemTable> rest = new ArrayList<>(rv.immutables());
+                rest.remove(rest.size() - 1);
+                nextWal = rest.isEmpty() ? rv.active().walNumber() : rest.get(rest.size() - 1).walNumber();
+                for (int i = 0; i < plan.size(); i++) {
+                    PlannedTable p = plan.get(i);
+                    List<TableRecord> out = outputs.get(i);
+                    ComponentSet current = manifest.current();
+                    ManifestEdit.Builder b = ManifestEdit.builder();
+                    p.realInputs().forEach(b::removeFile);
+                    out.forEach(b::addTable);
+                    if (p.withMemTable()) {
+                        b.lastSequence(Math.max(current.lastSequence(), mem.maxSequence()))
+                                .walNumber(Math.max(current.walNumber(), nextWal))
+                                .policy(policy.name(), state.encode());
+                    }
+                    long inputBytes = 0;
+                    manifest.append(b.build());
+                    for (long id : p.realInputs()) {
+                        TableHandle h = tables.remove(id);
+                        inputBytes += h.record().fileBytes();
+                        h.markObsolete();
+                    }
+                    long written = 0;
+                    for (TableRecord t : out) {
+                        tables.put(t.fileNumber(), openTable(t));
+                        written += t.fileBytes();
+                    }
+                    tableBytes += written;
+                    if (!p.realInputs().isEmpty()) {
+                        merges++;
+                        mergeInputBytes += inputBytes;
+                        mergeOutputBytes += written;
+                        mergeBytes.recordValue(written);
+                    }
+                }
+                policyState = state;
+                flushCount = flushIndex;
+                compacting.removeAll(planned);
+                install(new ReadView(rv.active(), rest, new Version(manifest.current(), tables)));
+                flushes++;
+                componentSum += readView.components();
+                flushMicros.recordValue((System.nanoTime() - start) / 1000);
+                scheduleMerges();
+            } finally {
+                mutex.unlock();
+            }
+        } catch (IOException | RuntimeException | Error e) {
+            mutex.lock();
+            try {
+                compacting.removeAll(planned);
+            } finally {
+                mutex.unlock();
+            }
+            throw e;
+        }
+        deleteWalSegmentsBelow(nextWal);
+    }
+
+    /** {@code set} with {@code added} and without {@code removed}, for planning (nothing is logged). */
+    private static ComponentSet preview(ComponentSet set, List<TableRecord> added, List<Long> removed) {
+        ManifestEdit.Builder b = ManifestEdit.builder();
+        removed.forEach(b::removeFile);
+        long next = set.nextFileNumber();
+        for (TableRecord t : added) {
+            b.addTable(t);
+            next = Math.max(next, t.fileNumber() + 1);
+        }
+        return set.apply(b.nextFileNumber(next).build());
+    }
+
+    /** The record a merge of {@code inputs} would have if nothing were dropped (sizes add up). */
+    private static TableRecord combine(long number, int level, List<TableRecord> inputs) {
+        long bytes = 0;
+        long entries = 0;
+        long tombstones = 0;
+        byte[] minKey = null;
+        byte[] maxKey = null;
+        long minSeq = Long.MAX_VALUE;
+        long maxSeq = Long.MIN_VALUE;
+        long minFlush = Long.MAX_VALUE;
+        long maxFlush = Long.MIN_VALUE;
+        long oldestTombstone = Long.MAX_VALUE;
+        for (TableRecord t : inputs) {
+            bytes += t.fileBytes();
+            entries += t.entries();
+            tombstones += t.tombstones();
+            minKey = minKey == null || Arrays.compareUnsigned(t.minKey(), minKey) < 0 ? t.minKey() : minKey;
+            maxKey = maxKey == null || Arrays.compareUnsigned(t.maxKey(), maxKey) > 0 ? t.maxKey() : maxKey;
+            minSeq = Math.min(minSeq, t.minSequence());
+            maxSeq = Math.max(maxSeq, t.maxSequence());
+            minFlush = Math.min(minFlush, t.minFlushIndex());
+            maxFlush = Math.max(maxFlush, t.maxFlushIndex());
+            oldestTombstone = Math.min(oldestTombstone, t.oldestTombstoneMillis());
+        }
+        return new TableRecord(number, level, bytes, entries, tombstones, minKey, maxKey, minSeq, maxSeq, minFlush,
+                maxFlush, System.currentTimeMillis(), oldestTombstone);
     }
 
     private ManifestEdit flushEdit(List<TableRecord> out, ComponentSet current, long maxSequence, long nextWal,
@@ -678,7 +867,7 @@ public final class LsmStore implements Closeable {
      * @return the new tables; empty if {@code entries} was empty
      */
     private List<TableRecord> writeTables(Iterator<Entry> entries, OutputCut cut, int level, IoCause cause,
-            long minFlush, long maxFlush, long oldestTombstone) throws IOException {
+            long minFlush, long maxFlush, long oldestTombstone, boolean countsAsFlushed) throws IOException {
         long target;
         if (cut instanceof OutputCut.SingleFile) {
             target = Long.MAX_VALUE;
@@ -696,7 +885,7 @@ public final class LsmStore implements Closeable {
             while (entries.hasNext()) {
                 Entry e = entries.next();
                 if (writer != null && writer.bytesWritten() >= target && !Arrays.equals(lastKey, e.key())) {
-                    out.add(finishTable(writer, number, level, cause, oldestTombstone));
+                    out.add(finishTable(writer, number, level, countsAsFlushed, oldestTombstone));
                     writer = null;
                 }
                 if (writer == null) {
@@ -708,7 +897,7 @@ public final class LsmStore implements Closeable {
                 lastKey = e.key();
             }
             if (writer != null) {
-                out.add(finishTable(writer, number, level, cause, oldestTombstone));
+                out.add(finishTable(writer, number, level, countsAsFlushed, oldestTombstone));
                 writer = null;
             }
             return out;
@@ -729,11 +918,11 @@ public final class LsmStore implements Closeable {
     }
 
     private TableRecord finishTable(SSTableWriter writer, long number, int level,
-            IoCause cause, long oldestTombstone) throws IOException {
+            boolean countsAsFlushed, long oldestTombstone) throws IOException {
         var meta = writer.finish(oldestTombstone);
         writer.close();
         long bytes = Files.size(tablePath(number));
-        long flushed = cause == IoCause.FLUSH ? flushedBytes.addAndGet(bytes) : flushedBytes.get();
+        long flushed = countsAsFlushed ? flushedBytes.addAndGet(bytes) : flushedBytes.get();
         long onDisk = diskBytes.addAndGet(bytes);
         synchronized (flushMicros) {
             transientMax = Math.max(transientMax, (double) onDisk / Math.max(1, flushed));
@@ -790,7 +979,7 @@ public final class LsmStore implements Closeable {
                 for (SSTableInfo t : job.inputs()) {
                     inputs.add(tables.get(t.id()));
                 }
-                bottommost = isBottommost(inputs);
+                bottommost = isBottommost(inputs, 0);
             } finally {
                 mutex.unlock();
             }
@@ -800,7 +989,7 @@ public final class LsmStore implements Closeable {
             if (job.kind() == MergeKind.TRIVIAL_MOVE) {
                 edit.addTable(inputs.get(0).record().atLevel(job.outputLevel()));
             } else if (job.kind() == MergeKind.REAL) {
-                out = mergeTables(inputs, job, bottommost);
+                out = mergeTables(inputs, null, 0, job.cut(), job.outputLevel(), bottommost);
                 out.forEach(edit::addTable);
                 StoreFiles.syncDirectory(dir);
             } else {
@@ -828,6 +1017,7 @@ public final class LsmStore implements Closeable {
                     mergeInputBytes += inputBytes;
                     long written = out.stream().mapToLong(TableRecord::fileBytes).sum();
                     mergeOutputBytes += written;
+                    tableBytes += written;
                     mergeBytes.recordValue(written);
                 }
                 ReadView rv = readView;
@@ -865,11 +1055,12 @@ public final class LsmStore implements Closeable {
 
     /**
      * Whether no table outside {@code inputs} can hold an older version of a key inside them, so a tombstone
-     * with nothing older behind it can be dropped. MemTables only hold newer versions. REQUIRES: the mutex.
+     * with nothing older behind it can be dropped. MemTables only hold newer versions; {@code newerThanInputs}
+     * is the newest sequence merged besides the inputs (a MemTable's), or 0. REQUIRES: the mutex.
      */
-    private boolean isBottommost(List<TableHandle> inputs) {
+    private boolean isBottommost(List<TableHandle> inputs, long newerThanInputs) {
         Set<Long> ids = new HashSet<>();
-        long maxSequence = Long.MIN_VALUE;
+        long maxSequence = newerThanInputs;
         for (TableHandle h : inputs) {
             ids.add(h.fileNumber());
             maxSequence = Math.max(maxSequence, h.record().maxSequence());
@@ -887,27 +1078,36 @@ public final class LsmStore implements Closeable {
         return true;
     }
 
-    /** k-way merge of the inputs through their own readers (I/O charged to merges, not the block cache). */
-    private List<TableRecord> mergeTables(List<TableHandle> inputs, MergeJob job, boolean bottommost)
-            throws IOException {
+    /**
+     * k-way merge of {@code mem} (if not null: the newest source) and the {@code inputs}, read through their own
+     * readers (I/O charged to merges, not the block cache), written as {@code level} tables cut by {@code cut}.
+     */
+    private List<TableRecord> mergeTables(List<TableHandle> inputs, LiveMemTable mem, long memFlushIndex,
+            OutputCut cut, int level, boolean bottommost) throws IOException {
         List<SSTableReader> readers = new ArrayList<>();
         try {
-            List<Iterator<Entry>> cursors = new ArrayList<>();
+            List<Iterator<Entry>> sources = new ArrayList<>();
             long minFlush = Long.MAX_VALUE;
             long maxFlush = Long.MIN_VALUE;
             long oldestTombstone = Long.MAX_VALUE;
+            if (mem != null) {
+                sources.add(mem.table().iterator());
+                minFlush = memFlushIndex;
+                maxFlush = memFlushIndex;
+                oldestTombstone = mem.table().tombstones() > 0 ? mem.createdMillis() : Long.MAX_VALUE;
+            }
             for (TableHandle h : inputs) {
                 SSTableReader r = SSTableReader.open(files, IoCause.MERGE, h.path(), NO_CACHE);
                 readers.add(r);
-                cursors.add(r.scan());
+                sources.add(r.scan());
                 minFlush = Math.min(minFlush, h.record().minFlushIndex());
                 maxFlush = Math.max(maxFlush, h.record().maxFlushIndex());
                 oldestTombstone = Math.min(oldestTombstone, h.record().oldestTombstoneMillis());
             }
-            Iterator<Entry> merged = new VersionCollapse(new MergingIterator(cursors), liveSnapshots(), bottommost);
+            Iterator<Entry> merged = new VersionCollapse(new MergingIterator(sources), liveSnapshots(), bottommost);
             try {
-                return writeTables(merged, job.cut(), job.outputLevel(), IoCause.MERGE, minFlush, maxFlush,
-                        oldestTombstone);
+                return writeTables(merged, cut, level, inputs.isEmpty() ? IoCause.FLUSH : IoCause.MERGE, minFlush,
+                        maxFlush, oldestTombstone, false);
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }
@@ -1151,7 +1351,7 @@ public final class LsmStore implements Closeable {
                 transientAmp = transientMax;
             }
             return new StoreMetrics(user, puts.sum(), deletes.sum(), g, flushes, flushed, merges, mergeInputBytes,
-                    mergeOutputBytes, flushed == 0 ? 1.0 : (double) (flushed + mergeOutputBytes) / flushed,
+                    mergeOutputBytes, flushed == 0 ? 1.0 : (double) tableBytes / flushed,
                     user == 0 ? 0.0 : (double) deviceBytes / user, io.bytesWritten(IoCause.WAL),
                     flushes == 0 ? 0.0 : (double) componentSum / flushes, rv.components(),
                     g == 0 ? 0.0 : (double) tablesProbed.sum() / g, transientAmp, diskBytes.get(),

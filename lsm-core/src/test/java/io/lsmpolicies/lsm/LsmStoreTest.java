@@ -125,4 +125,33 @@ class LsmStoreTest {
             }
         }
     }
+
+    @Test
+    void mergingTheMemTableDirectlyKeepsTheScheduleAndWritesLess() throws IOException {
+        List<List<Long>> shapes = new ArrayList<>();
+        List<Double> wa = new ArrayList<>();
+        for (MergeOrder order : MergeOrder.values()) {
+            Path d = dir.resolve(order.name());
+            try (LsmStore store = LsmStore.open(d, small().mergeOrder(order).build())) {
+                for (int i = 0; i < 4000; i++) {
+                    store.put(b(String.format("key%05d", (i * 7919) % 4000)), b("v" + i));
+                    if (i % 100 == 99) {
+                        store.flush();
+                        store.awaitMerges();
+                    }
+                }
+                store.flush();
+                store.awaitMerges();
+                List<Long> entries = new ArrayList<>();
+                store.components().level(0).forEach(t -> entries.add(t.entries()));
+                shapes.add(entries);
+                wa.add(store.metrics().modelWriteAmplification());
+                for (int i = 3990; i < 4000; i++) {
+                    assertThat(s(store.get(b(String.format("key%05d", (i * 7919) % 4000))))).isEqualTo("v" + i);
+                }
+            }
+        }
+        assertThat(shapes.get(1)).isEqualTo(shapes.get(0));
+        assertThat(wa.get(1)).isLessThan(wa.get(0));
+    }
 }

@@ -21,6 +21,8 @@ public final class MemTable {
     private final ConcurrentSkipListSet<Entry> entries = new ConcurrentSkipListSet<>(Entry.ORDER);
     private final AtomicLong bytes = new AtomicLong();
     private final AtomicLong tombstones = new AtomicLong();
+    private final AtomicLong minSequence = new AtomicLong(Long.MAX_VALUE);
+    private final AtomicLong maxSequence = new AtomicLong(Long.MIN_VALUE);
     private volatile boolean frozen;
 
     /**
@@ -37,6 +39,8 @@ public final class MemTable {
             throw new IllegalArgumentException("the MemTable already holds " + e.toString());
         }
         bytes.addAndGet(charge(e));
+        minSequence.accumulateAndGet(e.sequence(), Math::min);
+        maxSequence.accumulateAndGet(e.sequence(), Math::max);
         if (e.tombstone()) {
             tombstones.incrementAndGet();
         }
@@ -74,6 +78,26 @@ public final class MemTable {
 
     public long tombstones() {
         return tombstones.get();
+    }
+
+    /** Smallest sequence number held ({@code Long.MAX_VALUE} when empty). */
+    public long minSequence() {
+        return minSequence.get();
+    }
+
+    /** Largest sequence number held ({@code Long.MIN_VALUE} when empty). */
+    public long maxSequence() {
+        return maxSequence.get();
+    }
+
+    /** The first entry in order. REQUIRES: not empty. */
+    public Entry first() {
+        return entries.first();
+    }
+
+    /** The last entry in order. REQUIRES: not empty. */
+    public Entry last() {
+        return entries.last();
     }
 
     public boolean isEmpty() {

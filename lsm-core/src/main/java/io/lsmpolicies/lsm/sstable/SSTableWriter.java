@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -116,6 +117,38 @@ public final class SSTableWriter implements Closeable {
     /** Bytes written so far, counting the page being filled: where a merge decides to cut its output. */
     public long bytesWritten() {
         return nextPage * pageSize + page.position();
+    }
+
+    /**
+     * The size of the file {@code entries} (in internal order) would make, without writing it: leaf pages by
+     * the same packing the writer uses, plus an estimate of the internal pages (one separator per leaf), the
+     * Bloom filter, the metadata page and the trailer. Exact for the leaves, which dominate.
+     */
+    public static long estimateFileBytes(Iterator<Entry> entries, SSTableOptions options) {
+        int pageSize = options.pageSize();
+        int capacity = SSTableFormat.maxEntryBytes(pageSize);
+        long leaves = 0;
+        long count = 0;
+        long separatorBytes = 0;
+        int used = capacity;
+        while (entries.hasNext()) {
+            Entry e = entries.next();
+            int size = SSTableFormat.leafEntrySize(e);
+            if (capacity - used < size) {
+                leaves++;
+                used = 0;
+                separatorBytes += internalEntrySize(e.key(), e.sequence(), leaves);
+            }
+            used += size;
+            count++;
+        }
+        if (count == 0) {
+            return 0;
+        }
+        long internal = leaves > 1 ? (separatorBytes + capacity - 1) / capacity + 1 : 0;
+        long bloomBytes = count * options.bloomBitsPerKey() / 8 + 16;
+        long blob = (bloomBytes + capacity - 1) / capacity + 1;
+        return (leaves + internal + blob) * pageSize + SSTableFormat.TRAILER_BYTES;
     }
 
     /** The most key plus value bytes one entry may hold with {@code pageSize} pages. */
