@@ -606,15 +606,23 @@ public final class LsmStore implements Closeable {
                 tables.put(t.fileNumber(), openTable(t));
             }
             tableBytes += out.stream().mapToLong(TableRecord::fileBytes).sum();
-            install(new ReadView(rv.active(), rest, new Version(manifest.current(), tables)));
-            flushes++;
-            componentSum += readView.components();
-            flushMicros.recordValue((System.nanoTime() - start) / 1000);
-            scheduleMerges();
+            completeFlush(rv, rest, start);
         } finally {
             mutex.unlock();
         }
         deleteWalSegmentsBelow(nextWal);
+    }
+
+    /**
+     * Publishes the installed flush (the MemTable leaves the read view as its tables enter it), counts it, and
+     * consults the policy. REQUIRES: the mutex; the manifest holds the flush.
+     */
+    private void completeFlush(ReadView before, List<LiveMemTable> rest, long start) {
+        install(new ReadView(before.active(), rest, new Version(manifest.current(), tables)));
+        flushes++;
+        componentSum += readView.components();
+        flushMicros.recordValue((System.nanoTime() - start) / 1000);
+        scheduleMerges();
     }
 
     /** A table the MERGE_MEMTABLE plan keeps: the real tables it replaces, and whether it holds the MemTable. */
@@ -744,11 +752,7 @@ public final class LsmStore implements Closeable {
                 policyState = state;
                 flushCount = flushIndex;
                 compacting.removeAll(planned);
-                install(new ReadView(rv.active(), rest, new Version(manifest.current(), tables)));
-                flushes++;
-                componentSum += readView.components();
-                flushMicros.recordValue((System.nanoTime() - start) / 1000);
-                scheduleMerges();
+                completeFlush(rv, rest, start);
             } finally {
                 mutex.unlock();
             }
