@@ -1126,7 +1126,7 @@ public final class LsmStore implements Closeable {
 
     /** The current value of {@code key}, or null if absent or deleted. */
     public byte[] get(byte[] key) throws IOException {
-        return get(key, visible.get());
+        return get(key, -1);
     }
 
     /** The value of {@code key} as of {@code snapshot}, or null. */
@@ -1134,8 +1134,15 @@ public final class LsmStore implements Closeable {
         return get(key, snapshot.checkedSequence());
     }
 
-    private byte[] get(byte[] key, long sequence) throws IOException {
+    /**
+     * A read at {@code snapshot}, or (-1) at the newest acknowledged write. The latter reads the sequence
+     * number after taking the view: every version a flush or merge in that view dropped was superseded by
+     * one at or below that number, so the read sees the newest; reading it before could meet a view whose
+     * flush dropped the version it needs.
+     */
+    private byte[] get(byte[] key, long snapshot) throws IOException {
         ReadView rv = acquire();
+        long sequence = snapshot >= 0 ? snapshot : visible.get();
         try {
             gets.increment();
             Entry e = rv.active().table().get(key, sequence);
@@ -1197,7 +1204,7 @@ public final class LsmStore implements Closeable {
      * iterator.
      */
     public StoreIterator scan(byte[] from, byte[] to) throws IOException {
-        return scan(from, to, visible.get());
+        return scan(from, to, -1);
     }
 
     /** As {@link #scan(byte[], byte[])}, as of {@code snapshot}. */
@@ -1205,8 +1212,10 @@ public final class LsmStore implements Closeable {
         return scan(from, to, snapshot.checkedSequence());
     }
 
-    private StoreIterator scan(byte[] from, byte[] to, long sequence) throws IOException {
-        return new StoreIterator(acquire(), from, to, sequence);
+    /** As {@link #get(byte[], long)}: -1 reads the newest acknowledged write, its number taken after the view. */
+    private StoreIterator scan(byte[] from, byte[] to, long snapshot) throws IOException {
+        ReadView rv = acquire();
+        return new StoreIterator(rv, from, to, snapshot >= 0 ? snapshot : visible.get());
     }
 
     /** The current read view with a reference taken on its version. Lock-free. */
