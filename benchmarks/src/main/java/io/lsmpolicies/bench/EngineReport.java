@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreMetrics;
 import io.lsmpolicies.lsm.StoreOptions;
+import io.lsmpolicies.lsm.cli.YcsbKeys;
 import io.lsmpolicies.lsm.memtable.MemTable;
 import io.lsmpolicies.lsm.sstable.Entry;
 import io.lsmpolicies.lsm.wal.SyncMode;
@@ -249,9 +250,9 @@ public final class EngineReport implements Callable<Integer> {
         return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
-    /** YCSB's key for record {@code i} in hashed order: {@code user} + FNV-64 hash (see YcsbKeys). */
+    /** YCSB's key for record {@code i} in hashed order: {@code user} + FNV-64 hash ({@link YcsbKeys}). */
     private static byte[] key(long i) {
-        return io.lsmpolicies.lsm.cli.YcsbKeys.hashed(i);
+        return YcsbKeys.key(i, YcsbKeys.KeyOrder.HASHED);
     }
 
     private static void deleteTree(Path root) throws IOException {

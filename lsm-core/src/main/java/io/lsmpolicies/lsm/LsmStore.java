@@ -323,6 +323,12 @@ public final class LsmStore implements Closeable {
     /**
      * Reads the WAL segments into MemTables of at most the budget each, oldest first. Only the newest segment
      * may end torn (the crash hit its last write); a torn older segment, or damage anywhere else, is corruption.
+     *
+     * <p>The newest segment's crash damage is repaired here, before {@link #start} creates a newer segment: a torn
+     * tail is cut off at the end of the last intact record, and a segment whose header never reached the file
+     * (it holds no write) is deleted. Otherwise a second crash during this recovery, before its flushes are
+     * installed, would leave the torn segment older than the one this open created, and every later open would
+     * refuse the store as corrupt.
      */
     private List<LiveMemTable> replay(List<Path> segments, ComponentSet set) throws IOException {
         List<LiveMemTable> out = new ArrayList<>();
@@ -356,13 +362,23 @@ public final class LsmStore implements Closeable {
                 });
             } catch (CorruptionException e) {
                 if (newest && e.code() == Code.TRUNCATED_HEADER) {
-                    continue; // created, then the crash came before its header was on the device
+                    // Created, then the crash came before its header was on the device: it holds no write.
+                    walSegments.remove(number);
+                    Files.delete(segment);
+                    StoreFiles.syncDirectory(dir);
+                    continue;
                 }
                 throw e;
             }
             if (tail.torn() && !newest) {
                 throw new CorruptionException(segment, tail.validEnd(), Code.TORN_TAIL, "write-ahead-log segment "
                         + "ends torn (" + tail.detail() + ") but a newer segment exists, so it was complete once");
+            }
+            if (tail.torn()) {
+                try (FileChannel ch = files.open(segment, IoCause.WAL, StandardOpenOption.WRITE)) {
+                    ch.truncate(tail.validEnd());
+                    ch.force(true);
+                }
             }
         }
         if (!current[0].isEmpty()) {

@@ -3,16 +3,19 @@ package io.lsmpolicies.lsm.sstable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
- * Checks an SSTable completely, beyond what reads check on the pages they touch: every page's checksum, key
- * order inside and across leaves, that every separator is the first key of its child and that the internal
- * levels reach every leaf exactly once in order, that the Bloom filter admits every key, and that the
- * metadata matches the contents. The basis of {@code bin/lsm verify}.
+ * Checks an SSTable completely, beyond what reads check on the pages they touch: every page's checksum and
+ * type (leaves, then internal pages, then blob pages, as the format lays them out; pages no read reaches are
+ * checked too), key order inside and across leaves, that every separator is the first key of its child and
+ * that the internal levels reach every leaf exactly once in order, that the Bloom filter admits every key, and
+ * that the metadata matches the contents. The basis of {@code bin/lsm verify}.
  */
 public final class SSTableVerifier {
     private SSTableVerifier() {
@@ -41,6 +44,11 @@ public final class SSTableVerifier {
         long entries = 0;
         try (reader) {
             try {
+                checkEveryPage(path, reader, problems);
+            } catch (IOException e) {
+                problems.add("pages: " + e.getMessage());
+            }
+            try {
                 long[] nextLeaf = {0};
                 walk(reader, reader.root(), reader.height(), nextLeaf, problems);
                 if (nextLeaf[0] != reader.leafPages()) {
@@ -55,6 +63,41 @@ public final class SSTableVerifier {
                 problems.add("leaves: " + message(e));
             }
             return new Report(path, entries, reader.height(), problems);
+        }
+    }
+
+    /**
+     * Reads every page before the trailer straight from the file (no cache), checking its checksum and that its
+     * type fits its region: leaves {@code [0, leafPages)}, internal pages up to the root (the last internal page
+     * written), blob pages (Bloom filter, metadata) after it.
+     */
+    private static void checkEveryPage(Path path, SSTableReader r, List<String> problems) throws IOException {
+        int pageSize = r.pageSize();
+        long internalEnd = r.height() > 1 ? r.root() + 1 : r.leafPages();
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            long pages = (ch.size() - SSTableFormat.TRAILER_BYTES) / pageSize;
+            ByteBuffer buffer = ByteBuffer.allocate(pageSize);
+            for (long pageNo = 0; pageNo < pages; pageNo++) {
+                buffer.clear();
+                while (buffer.hasRemaining()) {
+                    if (ch.read(buffer, pageNo * pageSize + buffer.position()) < 0) {
+                        throw new IOException("file ends inside page " + pageNo);
+                    }
+                }
+                byte[] page = buffer.array();
+                long offset = pageNo * pageSize;
+                if (ByteBuffer.wrap(page).getInt(pageSize - SSTableFormat.PAGE_CRC_BYTES)
+                        != SSTableFormat.pageCrc(pageNo, page)) {
+                    problems.add("offset " + offset + ": page " + pageNo + " checksum mismatch");
+                    continue;
+                }
+                byte expected = pageNo < r.leafPages() ? SSTableFormat.LEAF
+                        : pageNo < internalEnd ? SSTableFormat.INTERNAL : SSTableFormat.BLOB;
+                if (page[0] != expected) {
+                    problems.add("offset " + offset + ": page " + pageNo + " has type " + page[0] + ", its position "
+                            + "calls for type " + expected);
+                }
+            }
         }
     }
 
