@@ -34,6 +34,7 @@ import picocli.CommandLine.Option;
  * The engine's performance report (issue #3, docs/performance.md): in one run, on one disk,
  * <ol>
  *   <li>the disk's sequential write bandwidth, measured with {@code dd ... conv=fdatasync};</li>
+ *   <li>the merge write rate alone: {@code compactAll} of the loaded store, output bytes over its time;</li>
  *   <li>a load of {@code --records} YCSB-keyed records (hashed order), with the ingest rate, the merge write
  *       rate (merge output bytes / time spent merging) and the measured write amplification, set against the
  *       {@code dd} bound divided by (1 + write amplification);</li>
@@ -104,6 +105,7 @@ public final class EngineReport implements Callable<Integer> {
             report.put("load", load);
             report.put("getsCold", gets(storeDir, 0, 1));
             report.put("getsWarm", gets(storeDir, 1L << 30, 2));
+            report.put("compactAll", compactAll(storeDir, ddBytesPerSecond));
             report.put("heapPerMemTableByte", heapPerMemTableByte());
         }
         deleteTree(storeDir);
@@ -167,6 +169,28 @@ public final class EngineReport implements Callable<Integer> {
         r.put("mergeRateOverDd", mergeSeconds == 0 ? 0 : m.mergeOutputBytes() / mergeSeconds / ddBytesPerSecond);
         r.put("metrics", JSON.readTree(m.toJson()));
         return r;
+    }
+
+    /**
+     * The merge write rate with nothing else running: every SSTable of the loaded store merged into one
+     * ({@code compactAll}), output bytes over its duration (including the final fsync).
+     */
+    private Map<String, Object> compactAll(Path storeDir, double ddBytesPerSecond) throws IOException {
+        try (LsmStore store = LsmStore.open(storeDir, options(32L << 20))) {
+            long before = store.metrics().mergeOutputBytes();
+            int tables = store.components().tableCount();
+            long start = System.nanoTime();
+            store.compactAll();
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long written = store.metrics().mergeOutputBytes() - before;
+            Map<String, Object> r = new LinkedHashMap<>();
+            r.put("inputTables", tables);
+            r.put("outputBytes", written);
+            r.put("seconds", seconds);
+            r.put("writeBytesPerSecond", written / seconds);
+            r.put("rateOverDd", written / seconds / ddBytesPerSecond);
+            return r;
+        }
     }
 
     private Map<String, Object> gets(Path storeDir, long cacheBytes, int passes) throws IOException {

@@ -100,6 +100,8 @@ public final class LsmStore implements Closeable {
     static final int MAX_JOBS_PER_CONSULTATION = 10_000;
 
     private static final BlockCache NO_CACHE = BlockCache.ofBytes(0);
+    /** A merge reads each input sequentially, this many bytes per read. */
+    static final int MERGE_READ_AHEAD_BYTES = 256 * 1024;
 
     private final Path dir;
     private final StoreOptions options;
@@ -1119,7 +1121,7 @@ public final class LsmStore implements Closeable {
             for (TableHandle h : inputs) {
                 SSTableReader r = SSTableReader.open(files, IoCause.MERGE, h.path(), NO_CACHE);
                 readers.add(r);
-                sources.add(r.scan());
+                sources.add(r.scan(MERGE_READ_AHEAD_BYTES));
                 minFlush = Math.min(minFlush, h.record().minFlushIndex());
                 maxFlush = Math.max(maxFlush, h.record().maxFlushIndex());
                 oldestTombstone = Math.min(oldestTombstone, h.record().oldestTombstoneMillis());

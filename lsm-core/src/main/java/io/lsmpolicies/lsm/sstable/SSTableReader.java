@@ -174,6 +174,14 @@ public final class SSTableReader implements Closeable {
         return new Cursor(0);
     }
 
+    /**
+     * All entries in internal order, reading leaves {@code readAheadBytes} at a time in one call (a merge's
+     * sequential pass; pages bypass the block cache and are still checked one by one).
+     */
+    public Cursor scan(int readAheadBytes) throws IOException {
+        return new Cursor(0, Math.max(1, readAheadBytes / pageSize));
+    }
+
     /** The last child whose first key is at or before the target (or the first child). */
     private long child(ByteBuffer page, long pageNo, byte[] key, long sequence) throws CorruptionException {
         int count = page.getInt(1);
@@ -215,15 +223,37 @@ public final class SSTableReader implements Closeable {
         private int left;
         private Entry next;
 
+        private final int readAheadPages;
+        private byte[] chunk;
+        private long chunkStart;
+        private int chunkPages;
+
         private Cursor(long leaf) throws IOException {
+            this(leaf, 0);
+        }
+
+        private Cursor(long leaf, int readAheadPages) throws IOException {
             this.leaf = leaf;
+            this.readAheadPages = readAheadPages;
             load();
             advance();
         }
 
         private void load() throws IOException {
-            page = readPage(leaf, SSTableFormat.LEAF);
+            page = readAheadPages > 0 ? readAhead() : readPage(leaf, SSTableFormat.LEAF);
             left = page.getInt(1);
+        }
+
+        /** The current leaf from the read-ahead chunk, reading the next chunk when it is past the end. */
+        private ByteBuffer readAhead() throws IOException {
+            if (chunk == null || leaf < chunkStart || leaf >= chunkStart + chunkPages) {
+                chunkStart = leaf;
+                chunkPages = (int) Math.min(readAheadPages, leafPages - leaf);
+                chunk = read(leaf * pageSize, chunkPages * pageSize).array();
+                pagesRead.addAndGet(chunkPages);
+            }
+            int from = (int) (leaf - chunkStart) * pageSize;
+            return checked(leaf, SSTableFormat.LEAF, Arrays.copyOfRange(chunk, from, from + pageSize));
         }
 
         private void advance() throws IOException {
@@ -307,15 +337,29 @@ public final class SSTableReader implements Closeable {
         if (bytes == null) {
             bytes = read(pageNo * pageSize, pageSize).array();
             pagesRead.incrementAndGet();
-            if (ByteBuffer.wrap(bytes).getInt(pageSize - SSTableFormat.PAGE_CRC_BYTES)
-                    != SSTableFormat.pageCrc(pageNo, bytes)) {
-                throw new CorruptionException(path, pageNo * pageSize, Code.CHECKSUM_MISMATCH,
-                        "page " + pageNo + " checksum mismatch");
-            }
+            verifyChecksum(pageNo, bytes);
             if (type != SSTableFormat.BLOB) {
                 cache.put(fileId, pageNo, bytes);
             }
         }
+        return checkedType(pageNo, type, bytes);
+    }
+
+    /** {@code bytes} (page {@code pageNo}, just read) checked against its checksum and type. */
+    private ByteBuffer checked(long pageNo, byte type, byte[] bytes) throws CorruptionException {
+        verifyChecksum(pageNo, bytes);
+        return checkedType(pageNo, type, bytes);
+    }
+
+    private void verifyChecksum(long pageNo, byte[] bytes) throws CorruptionException {
+        if (ByteBuffer.wrap(bytes).getInt(pageSize - SSTableFormat.PAGE_CRC_BYTES)
+                != SSTableFormat.pageCrc(pageNo, bytes)) {
+            throw new CorruptionException(path, pageNo * pageSize, Code.CHECKSUM_MISMATCH,
+                    "page " + pageNo + " checksum mismatch");
+        }
+    }
+
+    private ByteBuffer checkedType(long pageNo, byte type, byte[] bytes) throws CorruptionException {
         ByteBuffer p = ByteBuffer.wrap(bytes);
         if (bytes[0] != type) {
             throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "page " + pageNo + " has type "

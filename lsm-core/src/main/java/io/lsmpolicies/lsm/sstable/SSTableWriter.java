@@ -17,8 +17,9 @@ import java.util.List;
 /**
  * Bulk-loads an SSTable (see {@link SSTableFormat}) from entries given in internal order: leaves are
  * written as they fill, then the internal levels bottom-up from the first key of each page below, then the
- * Bloom filter and metadata blocks, then the trailer, and the file is forced to the device. Memory: one page
- * plus one separator per page of the level being built. Not thread-safe.
+ * Bloom filter and metadata blocks, then the trailer, and the file is forced to the device. Finished pages
+ * are written {@value #WRITE_BUFFER_BYTES} bytes at a time. Memory: that buffer, one page, and one separator
+ * per page of the level being built. Not thread-safe.
  */
 public final class SSTableWriter implements Closeable {
     private final Path path;
@@ -28,7 +29,11 @@ public final class SSTableWriter implements Closeable {
     private final long maxFlushIndex;
     private final long createdMillis;
     private final BloomFilter.Builder bloom;
+    /** Finished pages are written in groups of this many bytes: one system call per group, not per page. */
+    static final int WRITE_BUFFER_BYTES = 256 * 1024;
+
     private final ByteBuffer page;
+    private final ByteBuffer pending;
     private int pageCount;
     private long nextPage;
     private final List<Separator> separators = new ArrayList<>();
@@ -53,6 +58,7 @@ public final class SSTableWriter implements Closeable {
         this.createdMillis = createdMillis;
         this.bloom = BloomFilter.builder(options.bloomBitsPerKey());
         this.page = ByteBuffer.allocate(pageSize);
+        this.pending = ByteBuffer.allocate(Math.max(pageSize, WRITE_BUFFER_BYTES / pageSize * pageSize));
         startPage(SSTableFormat.LEAF);
     }
 
@@ -192,6 +198,7 @@ public final class SSTableWriter implements Closeable {
                 .putInt(height).putLong(leafPages).putLong(bloomStart).putInt(bloomBytes.length).putLong(metaStart)
                 .putInt(metaBytes.length);
         trailer.putInt(SSTableFormat.crc(trailer.array(), 0, SSTableFormat.TRAILER_BYTES - 4)).flip();
+        writePending();
         write(trailer, nextPage * pageSize);
         channel.force(true);
         finished = true;
@@ -246,8 +253,18 @@ public final class SSTableWriter implements Closeable {
         byte[] bytes = page.array();
         Arrays.fill(bytes, page.position(), pageSize, (byte) 0);
         ByteBuffer.wrap(bytes).putInt(pageSize - SSTableFormat.PAGE_CRC_BYTES, SSTableFormat.pageCrc(nextPage, bytes));
-        write(ByteBuffer.wrap(bytes), nextPage * pageSize);
+        if (!pending.hasRemaining()) {
+            writePending();
+        }
+        pending.put(bytes);
         nextPage++;
+    }
+
+    /** Writes the buffered pages, which end just before page {@code nextPage}. */
+    private void writePending() throws IOException {
+        pending.flip();
+        write(pending, nextPage * pageSize - pending.remaining());
+        pending.clear();
     }
 
     private void write(ByteBuffer b, long at) throws IOException {
