@@ -19,7 +19,8 @@ import java.nio.file.StandardOpenOption;
  *   <li>Torn, tolerated when {@code tolerateTornTail} (a crash during the final write): a record header or a
  *       record with an intact length that runs past the end of the file; a zero-filled remainder; or a
  *       payload checksum mismatch in a record that ends exactly at the end of the file. The reader stops
- *       before it and {@link #tail()} says where.</li>
+ *       before it and {@link #tail()} says where, and whether it was that last case
+ *       ({@link LogTail#wholeRecord()}), which a caller may refuse to skip.</li>
  *   <li>Anything else (a damaged length, or a checksum mismatch followed by more data) is a
  *       {@link CorruptionException} naming the file and the record's offset: records before it were
  *       returned, none after it are guessed.</li>
@@ -136,7 +137,7 @@ public final class LogReader implements Closeable {
         ByteBuffer payload = read(start + LogFormat.RECORD_HEADER_BYTES, length);
         if (LogFormat.crc(payload.array(), 0, length) != payloadCrc) {
             if (end == size) {
-                return torn(start, "final record's checksum does not match (incomplete final write)");
+                return torn(start, "final record's checksum does not match (incomplete final write)", true);
             }
             throw new CorruptionException(path, start, Code.CHECKSUM_MISMATCH,
                     "record of " + length + " bytes fails its checksum");
@@ -160,10 +161,15 @@ public final class LogReader implements Closeable {
     }
 
     private byte[] torn(long at, String detail) throws CorruptionException {
+        return torn(at, detail, false);
+    }
+
+    private byte[] torn(long at, String detail, boolean wholeRecord) throws CorruptionException {
         if (!tolerateTornTail) {
             throw new CorruptionException(path, at, Code.TORN_TAIL, detail);
         }
-        return end(true, detail);
+        tail = new LogTail(true, offset, detail, wholeRecord);
+        return null;
     }
 
     private byte[] end(boolean torn, String detail) {

@@ -113,7 +113,11 @@ public final class Manifest implements Closeable {
      *                             ({@code MISSING_FILE}); if a record other than the last is damaged (the log's
      *                             codes); if a record does not decode ({@link ManifestEdit#decode}) or does not
      *                             apply to the set before it ({@code INCONSISTENT_RECORD}); or if the manifest
-     *                             holds no intact record at all. Each names the file and the record's offset.
+     *                             holds no intact record at all; or ({@code CHECKSUM_MISMATCH}) if the final record
+     *                             is complete but fails its checksum (a process crash leaves a short final
+     *                             record, which is skipped; a whole one was damaged after it was written, and
+     *                             skipping it could undo an edit the store acted on). Each names the file and the
+     *                             record's offset.
      */
     public static Recovered recover(Path dir) throws IOException {
         return recover(dir, FileLayer.plain());
@@ -145,6 +149,15 @@ public final class Manifest implements Closeable {
                 records++;
             }
             tail = reader.tail();
+        }
+        if (tail.wholeRecord()) {
+            // Unlike a WAL, whose torn final write loses at most that write, a skipped manifest edit loses what
+            // was done after it was synced: a flush's WAL segment deleted (its table would become an orphan and
+            // be deleted too), a merge's inputs deleted. A process crash leaves a final record short, not whole;
+            // a device that tears a write on power loss could leave it whole, and then the open is refused too.
+            throw new CorruptionException(path, tail.validEnd(), Code.CHECKSUM_MISMATCH, "the final record is "
+                    + "complete but fails its checksum: damaged after it was written, so it cannot be skipped as "
+                    + "a torn write");
         }
         if (records == 0) {
             throw new CorruptionException(path, tail.validEnd(), tail.torn() ? Code.TORN_TAIL

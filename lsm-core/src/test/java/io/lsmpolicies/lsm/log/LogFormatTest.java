@@ -116,6 +116,7 @@ class LogFormatTest {
                 LogTail tail = r.tail();
                 assertThat(tail.torn()).as("cut at %d", cut).isEqualTo(cut != last);
                 assertThat(tail.validEnd()).isEqualTo(last);
+                assertThat(tail.wholeRecord()).as("a cut record is not whole").isFalse();
             }
             if (cut != last) {
                 try (LogReader strict = LogReader.open(path, LogKind.WAL, MAX, false)) {
@@ -173,6 +174,7 @@ class LogFormatTest {
         try (LogReader r = LogReader.open(path, LogKind.WAL, MAX, true)) {
             assertSameRecords(readAll(r), records.subList(0, 1));
             assertThat(r.tail().torn()).isTrue();
+            assertThat(r.tail().wholeRecord()).as("a whole record, damaged").isTrue();
         }
         try (LogReader r = LogReader.open(path, LogKind.WAL, MAX, false)) {
             assertThat(r.next()).containsExactly(1);

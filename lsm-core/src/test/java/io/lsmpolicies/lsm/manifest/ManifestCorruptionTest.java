@@ -96,6 +96,20 @@ class ManifestCorruptionTest {
     }
 
     @Test
+    void aWholeFinalRecordThatFailsItsChecksumIsCorruptionNotATornTail() throws IOException {
+        Written w = writeStore();
+        int records = w.states().size();
+        long last = w.starts().get(records - 1);
+        for (long at = last + 12; at < w.bytes().length; at++) { // every payload byte of the final record
+            byte[] damaged = w.bytes().clone();
+            damaged[(int) at] ^= (byte) 0x80;
+            Path store = storeWith(damaged);
+            assertCorrupt(() -> Manifest.recover(store), store.resolve(NAME), last, Code.CHECKSUM_MISMATCH,
+                    "complete but fails its checksum");
+        }
+    }
+
+    @Test
     void aFlippedByteInAMiddleRecordIsCorruptionAtThatRecord() throws IOException {
         Written w = writeStore();
         int middle = 3;
