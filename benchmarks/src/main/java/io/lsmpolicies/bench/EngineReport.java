@@ -104,7 +104,7 @@ public final class EngineReport implements Callable<Integer> {
             Map<String, Object> load = load(storeDir, ddBytesPerSecond);
             report.put("load", load);
             report.put("getsCold", gets(storeDir, 0, 1));
-            report.put("getsWarm", gets(storeDir, 1L << 30, 2));
+            report.put("getsWarm", gets(storeDir, 4L << 30, 2));
             report.put("compactAll", compactAll(storeDir, ddBytesPerSecond));
             report.put("heapPerMemTableByte", heapPerMemTableByte());
         }

@@ -659,6 +659,11 @@ public final class LsmStore implements Closeable {
             throws IOException {
         MemTable mem = m.table();
         long estimate = SSTableWriter.estimateFileBytes(mem.iterator(), options.sstable());
+        long dataBytes = 0;
+        for (Iterator<Entry> it = new VersionCollapse(mem.iterator(), liveSnapshots(), false); it.hasNext(); ) {
+            Entry e = it.next();
+            dataBytes += e.key().length + e.value().length;
+        }
         List<PlannedTable> plan = new ArrayList<>();
         PolicyState state;
         Set<Long> planned = new HashSet<>();
@@ -668,7 +673,7 @@ public final class LsmStore implements Closeable {
             long flushId = manifest.newFileNumber();
             TableRecord flushRecord = new TableRecord(flushId, 0, estimate, mem.size(), mem.tombstones(),
                     mem.first().key(), mem.last().key(), mem.minSequence(), mem.maxSequence(), flushIndex, flushIndex,
-                    m.createdMillis(), oldestTombstone);
+                    m.createdMillis(), oldestTombstone, dataBytes);
             ComponentSet set = preview(manifest.current(), List.of(flushRecord), List.of());
             state = policy.onFlush(policyState, PolicyViews.of(set, compacting));
             Map<Long, List<Long>> origins = new HashMap<>();
@@ -810,7 +815,9 @@ public final class LsmStore implements Closeable {
         long minFlush = Long.MAX_VALUE;
         long maxFlush = Long.MIN_VALUE;
         long oldestTombstone = Long.MAX_VALUE;
+        long data = 0;
         for (TableRecord t : inputs) {
+            data += t.dataBytes();
             bytes += t.fileBytes();
             entries += t.entries();
             tombstones += t.tombstones();
@@ -823,7 +830,7 @@ public final class LsmStore implements Closeable {
             oldestTombstone = Math.min(oldestTombstone, t.oldestTombstoneMillis());
         }
         return new TableRecord(number, level, bytes, entries, tombstones, minKey, maxKey, minSeq, maxSeq, minFlush,
-                maxFlush, System.currentTimeMillis(), oldestTombstone);
+                maxFlush, System.currentTimeMillis(), oldestTombstone, data);
     }
 
     private ManifestEdit flushEdit(List<TableRecord> out, ComponentSet current, long maxSequence, long nextWal,

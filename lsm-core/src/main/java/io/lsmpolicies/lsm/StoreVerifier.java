@@ -181,6 +181,7 @@ public final class StoreVerifier {
         differs(diffs, "maxFlushIndex", m.maxFlushIndex(), t.maxFlushIndex());
         differs(diffs, "createdMillis", m.createdMillis(), t.createdMillis());
         differs(diffs, "oldestTombstoneMillis", m.oldestTombstoneMillis(), t.oldestTombstoneMillis());
+        differs(diffs, "dataBytes", m.dataBytes(), t.dataBytes());
         if (!diffs.isEmpty()) {
             problems.add("the file's metadata differs from the manifest's record: " + String.join("; ", diffs));
         }

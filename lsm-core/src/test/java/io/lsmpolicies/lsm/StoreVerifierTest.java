@@ -91,7 +91,7 @@ class StoreVerifierTest {
     void aRecordThatDisagreesWithItsFileIsAProblem() throws Exception {
         TableRecord real = table(1, 0, "a", 50, 1);
         TableRecord wrong = new TableRecord(1, 0, real.fileBytes(), 49, 0, real.minKey(), real.maxKey(), 1, 50, 1,
-                1, real.createdMillis(), Long.MAX_VALUE);
+                1, real.createdMillis(), Long.MAX_VALUE, real.dataBytes());
         install(1000, wrong);
         assertThat(StoreVerifier.verify(dir).problems()).singleElement().asString()
                 .isEqualTo("000001.sst: the file's metadata differs from the manifest's record: entries 50 in the "

@@ -19,7 +19,8 @@ import java.util.function.ObjLongConsumer;
  * <pre>
  * id 1 ADD_TABLE        fileNumber u64 | level u32 | fileBytes u64 | entries u64 | tombstones u64 | minKey | maxKey
  *                       | minSequence u64 | maxSequence u64 | minFlushIndex u64 | maxFlushIndex u64
- *                       | createdMillis u64 | oldestTombstoneMillis u64          -- once per added table, in order
+ *                       | createdMillis u64 | oldestTombstoneMillis u64 | dataBytes u64
+ *                                                                              -- once per added table, in order
  * id 2 REMOVE_FILE      fileNumber u64                                         -- once per removed file
  * id 3 POLICY           name (u16 length, UTF-8) | state (u32 length, bytes)   -- at most once
  * id 4 NEXT_FILE_NUMBER u64                                                    -- at most once
@@ -47,6 +48,7 @@ public enum EditTag {
                 out.writeLong(t.maxFlushIndex());
                 out.writeLong(t.createdMillis());
                 out.writeLong(t.oldestTombstoneMillis());
+                out.writeLong(t.dataBytes());
             }
         }
 
@@ -60,7 +62,7 @@ public enum EditTag {
             byte[] minKey = readBytes(in, "minKey");
             byte[] maxKey = readBytes(in, "maxKey");
             into.addTable(new TableRecord(fileNumber, level, fileBytes, entries, tombstones, minKey, maxKey,
-                    in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong()));
+                    in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong()));
         }
     },
     /** One file number removed by the edit; repeated. */

@@ -22,7 +22,8 @@ import java.util.Set;
  * ever sees both or neither), a policy-state update, or a full snapshot (every table added, every field set).
  * Every part is optional. Immutable.
  *
- * <p>Encoding (format version {@value #FORMAT_VERSION}): the version byte, then tagged fields in
+ * <p>Encoding (format version {@value #FORMAT_VERSION}; version 1, whose tables had no {@code dataBytes}, was
+ * never released): the version byte, then tagged fields in
  * {@link EditTag} order (a decoder accepts any order). See {@link EditTag} for each field's layout.
  *
  * @param added          tables added, in order; for level 0 the order is creation order, oldest first (see
@@ -37,7 +38,7 @@ public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional
         OptionalLong nextFileNumber, OptionalLong lastSequence, OptionalLong walNumber) {
 
     /** The version byte every encoded edit starts with. */
-    public static final int FORMAT_VERSION = 1;
+    public static final int FORMAT_VERSION = 2;
 
     /** The edit that changes nothing. */
     public static final ManifestEdit EMPTY = builder().build();

@@ -13,7 +13,9 @@ import java.util.function.ToLongFunction;
 /**
  * Builds the merge policies' {@link TreeView} from the manifest's {@link ComponentSet}: level 0 becomes one
  * run per table, newest first; each deeper level becomes one sorted run, ascending by key. SSTable ids are
- * file numbers, so a policy's {@code MergeJob} names the files to merge.
+ * file numbers, so a policy's {@code MergeJob} names the files to merge. A table's size, as policies see it,
+ * is its {@link TableRecord#dataBytes()} (key and value bytes), which adds up under merges of distinct keys
+ * as the model of Mao et al. assumes; file sizes do not.
  */
 public final class PolicyViews {
     private PolicyViews() {
@@ -57,7 +59,7 @@ public final class PolicyViews {
     }
 
     private static SSTableInfo info(TableRecord t, Set<Long> compacting, ToLongFunction<TableRecord> lastAccess) {
-        return SSTableInfo.builder(t.fileNumber()).bytes(t.fileBytes()).entries(t.entries()).tombstones(t.tombstones())
+        return SSTableInfo.builder(t.fileNumber()).bytes(t.dataBytes()).entries(t.entries()).tombstones(t.tombstones())
                 .keys(Key.of(t.minKey()), Key.of(t.maxKey())).sequences(t.minSequence(), t.maxSequence())
                 .flushes(t.minFlushIndex(), t.maxFlushIndex()).createdMillis(t.createdMillis())
                 .lastAccessMillis(lastAccess.applyAsLong(t)).oldestTombstoneMillis(t.oldestTombstoneMillis())

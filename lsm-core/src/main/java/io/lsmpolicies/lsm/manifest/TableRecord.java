@@ -25,10 +25,12 @@ import java.util.HexFormat;
  * @param maxFlushIndex         last flush whose data it holds, {@code >= minFlushIndex}
  * @param createdMillis         creation time, milliseconds since the epoch
  * @param oldestTombstoneMillis write time of its oldest tombstone, {@link Long#MAX_VALUE} if none
+ * @param dataBytes             key and value bytes of its entries, {@code >= 0}: the size merge policies decide
+ *                              on (see {@link SSTableMetadata#dataBytes()})
  */
 public record TableRecord(long fileNumber, int level, long fileBytes, long entries, long tombstones, byte[] minKey,
         byte[] maxKey, long minSequence, long maxSequence, long minFlushIndex, long maxFlushIndex,
-        long createdMillis, long oldestTombstoneMillis) {
+        long createdMillis, long oldestTombstoneMillis, long dataBytes) {
 
     /**
      * The deepest level a table may name. A bound keeps a damaged level number (under a valid checksum) from
@@ -54,6 +56,7 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
         check(minSequence <= maxSequence, "minSequence must be <= maxSequence", fileNumber, minSequence);
         check(minFlushIndex >= 1, "minFlushIndex must be >= 1", fileNumber, minFlushIndex);
         check(minFlushIndex <= maxFlushIndex, "minFlushIndex must be <= maxFlushIndex", fileNumber, minFlushIndex);
+        check(dataBytes >= 0, "dataBytes must be >= 0", fileNumber, dataBytes);
         minKey = minKey.clone();
         maxKey = maxKey.clone();
     }
@@ -63,13 +66,13 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
         return new TableRecord(fileNumber, level, fileBytes, metadata.entries(), metadata.tombstones(),
                 metadata.minKey(), metadata.maxKey(), metadata.minSequence(), metadata.maxSequence(),
                 metadata.minFlushIndex(), metadata.maxFlushIndex(), metadata.createdMillis(),
-                metadata.oldestTombstoneMillis());
+                metadata.oldestTombstoneMillis(), metadata.dataBytes());
     }
 
     /** The same table at another level (a trivial move), every other field unchanged. */
     public TableRecord atLevel(int newLevel) {
         return new TableRecord(fileNumber, newLevel, fileBytes, entries, tombstones, minKey, maxKey, minSequence,
-                maxSequence, minFlushIndex, maxFlushIndex, createdMillis, oldestTombstoneMillis);
+                maxSequence, minFlushIndex, maxFlushIndex, createdMillis, oldestTombstoneMillis, dataBytes);
     }
 
     /** A copy of the smallest key. */
@@ -116,7 +119,8 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
                 && Arrays.equals(minKey, t.minKey) && Arrays.equals(maxKey, t.maxKey)
                 && minSequence == t.minSequence && maxSequence == t.maxSequence
                 && minFlushIndex == t.minFlushIndex && maxFlushIndex == t.maxFlushIndex
-                && createdMillis == t.createdMillis && oldestTombstoneMillis == t.oldestTombstoneMillis;
+                && createdMillis == t.createdMillis && oldestTombstoneMillis == t.oldestTombstoneMillis
+                && dataBytes == t.dataBytes;
     }
 
     @Override
@@ -133,7 +137,8 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
         h = 31 * h + Long.hashCode(minFlushIndex);
         h = 31 * h + Long.hashCode(maxFlushIndex);
         h = 31 * h + Long.hashCode(createdMillis);
-        return 31 * h + Long.hashCode(oldestTombstoneMillis);
+        h = 31 * h + Long.hashCode(oldestTombstoneMillis);
+        return 31 * h + Long.hashCode(dataBytes);
     }
 
     @Override
@@ -141,6 +146,7 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
         return "TableRecord[file=" + fileNumber + ", level=" + level + ", bytes=" + fileBytes + ", entries="
                 + entries + ", tombstones=" + tombstones + ", keys=" + hex(minKey) + ".." + hex(maxKey)
                 + ", sequences=" + minSequence + ".." + maxSequence + ", flushes=" + minFlushIndex + ".."
-                + maxFlushIndex + ", created=" + createdMillis + ", oldestTombstone=" + oldestTombstoneMillis + "]";
+                + maxFlushIndex + ", created=" + createdMillis + ", oldestTombstone=" + oldestTombstoneMillis
+                + ", dataBytes=" + dataBytes + "]";
     }
 }

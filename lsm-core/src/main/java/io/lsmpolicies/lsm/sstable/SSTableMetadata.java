@@ -5,8 +5,9 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 
 /**
- * What an SSTable records about itself, in its metadata block. Encoding (version 1): the byte 1, then the
- * fields in declaration order, keys as u32 length plus bytes, numbers as u64.
+ * What an SSTable records about itself, in its metadata block. Encoding (version 2): the byte 2, then the
+ * fields in declaration order, keys as u32 length plus bytes, numbers as u64. (Version 1, without
+ * {@code dataBytes}, was never released.)
  *
  * @param entries               entries, tombstones included
  * @param tombstones            tombstones
@@ -18,17 +19,21 @@ import java.util.Arrays;
  * @param maxFlushIndex         last flush whose data the SSTable holds
  * @param createdMillis         creation time
  * @param oldestTombstoneMillis write time of the oldest tombstone, {@code Long.MAX_VALUE} if none
+ * @param dataBytes             key and value bytes of all entries: the table's logical size, which adds up
+ *                              exactly when tables of distinct keys are merged (file sizes do not: each file
+ *                              has its own index, filter, metadata and partly filled last page)
  */
 public record SSTableMetadata(long entries, long tombstones, byte[] minKey, byte[] maxKey, long minSequence,
-        long maxSequence, long minFlushIndex, long maxFlushIndex, long createdMillis, long oldestTombstoneMillis) {
+        long maxSequence, long minFlushIndex, long maxFlushIndex, long createdMillis, long oldestTombstoneMillis,
+        long dataBytes) {
 
-    static final byte VERSION = 1;
+    static final byte VERSION = 2;
 
     byte[] encode() {
-        ByteBuffer b = ByteBuffer.allocate(1 + 8 * 8 + 8 + minKey.length + maxKey.length);
+        ByteBuffer b = ByteBuffer.allocate(1 + 9 * 8 + 8 + minKey.length + maxKey.length);
         b.put(VERSION).putLong(entries).putLong(tombstones).putInt(minKey.length).put(minKey).putInt(maxKey.length)
                 .put(maxKey).putLong(minSequence).putLong(maxSequence).putLong(minFlushIndex).putLong(maxFlushIndex)
-                .putLong(createdMillis).putLong(oldestTombstoneMillis);
+                .putLong(createdMillis).putLong(oldestTombstoneMillis).putLong(dataBytes);
         return Arrays.copyOf(b.array(), b.position());
     }
 
@@ -45,11 +50,11 @@ public record SSTableMetadata(long entries, long tombstones, byte[] minKey, byte
             byte[] minKey = Bytes.lengthPrefixed(b, "metadata minKey");
             byte[] maxKey = Bytes.lengthPrefixed(b, "metadata maxKey");
             SSTableMetadata m = new SSTableMetadata(entries, tombstones, minKey, maxKey, b.getLong(), b.getLong(),
-                    b.getLong(), b.getLong(), b.getLong(), b.getLong());
+                    b.getLong(), b.getLong(), b.getLong(), b.getLong(), b.getLong());
             if (b.hasRemaining()) {
                 throw new IllegalArgumentException(b.remaining() + " unexpected bytes after the metadata");
             }
-            if (entries < 1 || tombstones < 0 || tombstones > entries || m.minSequence > m.maxSequence
+            if (entries < 1 || tombstones < 0 || tombstones > entries || m.minSequence > m.maxSequence || m.dataBytes < 0
                     || Arrays.compareUnsigned(minKey, maxKey) > 0) {
                 throw new IllegalArgumentException("inconsistent metadata " + m);
             }
@@ -65,7 +70,7 @@ public record SSTableMetadata(long entries, long tombstones, byte[] minKey, byte
                 && Arrays.equals(minKey, m.minKey) && Arrays.equals(maxKey, m.maxKey)
                 && minSequence == m.minSequence && maxSequence == m.maxSequence && minFlushIndex == m.minFlushIndex
                 && maxFlushIndex == m.maxFlushIndex && createdMillis == m.createdMillis
-                && oldestTombstoneMillis == m.oldestTombstoneMillis;
+                && oldestTombstoneMillis == m.oldestTombstoneMillis && dataBytes == m.dataBytes;
     }
 
     @Override
@@ -76,6 +81,6 @@ public record SSTableMetadata(long entries, long tombstones, byte[] minKey, byte
     @Override
     public String toString() {
         return "SSTableMetadata[entries=" + entries + ", tombstones=" + tombstones + ", sequences=" + minSequence
-                + ".." + maxSequence + ", flushes=" + minFlushIndex + ".." + maxFlushIndex + "]";
+                + ".." + maxSequence + ", flushes=" + minFlushIndex + ".." + maxFlushIndex + ", dataBytes=" + dataBytes + "]";
     }
 }

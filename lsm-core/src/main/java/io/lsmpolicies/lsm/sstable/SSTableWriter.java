@@ -41,6 +41,7 @@ public final class SSTableWriter implements Closeable {
     private byte[] firstKey;
     private long entries;
     private long tombstones;
+    private long dataBytes;
     private long minSequence = Long.MAX_VALUE;
     private long maxSequence = Long.MIN_VALUE;
     private boolean finished;
@@ -115,6 +116,7 @@ public final class SSTableWriter implements Closeable {
         }
         previous = e;
         entries++;
+        dataBytes += e.key().length + e.value().length;
         tombstones += e.tombstone() ? 1 : 0;
         minSequence = Math.min(minSequence, e.sequence());
         maxSequence = Math.max(maxSequence, e.sequence());
@@ -190,7 +192,7 @@ public final class SSTableWriter implements Closeable {
         long bloomStart = writeBlob(bloomBytes);
         SSTableMetadata meta = new SSTableMetadata(entries, tombstones, firstKey, previous.key(), minSequence,
                 maxSequence, minFlushIndex, maxFlushIndex, createdMillis,
-                tombstones == 0 ? Long.MAX_VALUE : oldestTombstoneMillis);
+                tombstones == 0 ? Long.MAX_VALUE : oldestTombstoneMillis, dataBytes);
         byte[] metaBytes = meta.encode();
         long metaStart = writeBlob(metaBytes);
         ByteBuffer trailer = ByteBuffer.allocate(SSTableFormat.TRAILER_BYTES);

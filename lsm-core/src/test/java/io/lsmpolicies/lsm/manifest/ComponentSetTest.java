@@ -82,7 +82,7 @@ class ComponentSetTest {
     @Test
     void deeperLevelsAreOrderedByMinKeyAsUnsignedBytes() {
         byte[] high = {(byte) 0x80};
-        TableRecord signedLow = new TableRecord(3, 1, 1, 1, 0, high, high, 0, 0, 1, 1, 0, Long.MAX_VALUE);
+        TableRecord signedLow = new TableRecord(3, 1, 1, 1, 0, high, high, 0, 0, 1, 1, 0, Long.MAX_VALUE, 1);
         ManifestEdit edit = ManifestEdit.builder().addTable(table(1, 1, "m", "p")).addTable(signedLow)
                 .addTable(table(2, 1, "a", "c")).addTable(table(4, 2, "b", "b")).nextFileNumber(5).build();
         ComponentSet set = ComponentSet.empty().apply(edit);
@@ -173,7 +173,7 @@ class ComponentSetTest {
         assertThatThrownBy(() -> set.levels().get(0).clear()).isInstanceOf(UnsupportedOperationException.class);
         assertThatThrownBy(() -> set.fileNumbers().clear()).isInstanceOf(UnsupportedOperationException.class);
         byte[] key = bytes("k");
-        TableRecord t = new TableRecord(1, 0, 1, 1, 0, key, key, 0, 0, 1, 1, 0, Long.MAX_VALUE);
+        TableRecord t = new TableRecord(1, 0, 1, 1, 0, key, key, 0, 0, 1, 1, 0, Long.MAX_VALUE, 1);
         key[0] = 'z';
         t.minKey()[0] = 'y';
         assertThat(t.minKey()).containsExactly('k');
@@ -182,25 +182,27 @@ class ComponentSetTest {
 
     @Test
     void tableRecordsComeFromSstableMetadataAndCheckTheirFields() {
-        SSTableMetadata m = new SSTableMetadata(50, 5, bytes("a"), bytes("q"), 10, 60, 3, 4, 1234, 999);
+        SSTableMetadata m = new SSTableMetadata(50, 5, bytes("a"), bytes("q"), 10, 60, 3, 4, 1234, 999, 700);
         TableRecord t = TableRecord.of(17, 2, 4096, m);
         assertThat(t).isEqualTo(new TableRecord(17, 2, 4096, 50, 5, bytes("a"), bytes("q"), 10, 60, 3, 4, 1234,
-                999)).hasSameHashCodeAs(new TableRecord(17, 2, 4096, 50, 5, bytes("a"), bytes("q"), 10, 60, 3, 4,
-                1234, 999));
+                999, 700)).hasSameHashCodeAs(new TableRecord(17, 2, 4096, 50, 5, bytes("a"), bytes("q"), 10, 60, 3,
+                4, 1234, 999, 700));
         assertThat(t).isNotEqualTo(TableRecord.of(17, 2, 4096,
-                new SSTableMetadata(50, 5, bytes("a"), bytes("r"), 10, 60, 3, 4, 1234, 999)));
+                new SSTableMetadata(50, 5, bytes("a"), bytes("r"), 10, 60, 3, 4, 1234, 999, 700)));
         assertThatThrownBy(() -> TableRecord.of(0, 0, 1, m)).hasMessageContaining("fileNumber must be > 0");
         assertThatThrownBy(() -> TableRecord.of(1, -1, 1, m)).hasMessageContaining("level must be in [0, 63]");
         assertThatThrownBy(() -> TableRecord.of(1, 64, 1, m)).hasMessageContaining("level must be in [0, 63]");
         assertThatThrownBy(() -> TableRecord.of(1, 0, -1, m)).hasMessageContaining("fileBytes");
         assertThatThrownBy(() -> table(1, 0, "b", "a")).hasMessageContaining("is greater than maxKey");
-        assertThatThrownBy(() -> new TableRecord(1, 0, 1, 1, 2, bytes("a"), bytes("a"), 0, 0, 1, 1, 0, 0))
+        assertThatThrownBy(() -> new TableRecord(1, 0, 1, 1, 2, bytes("a"), bytes("a"), 0, 0, 1, 1, 0, 0, 0))
                 .hasMessageContaining("tombstones must be in [0, entries]");
-        assertThatThrownBy(() -> new TableRecord(1, 0, 1, 1, 0, bytes("a"), bytes("a"), 5, 4, 1, 1, 0, 0))
+        assertThatThrownBy(() -> new TableRecord(1, 0, 1, 1, 0, bytes("a"), bytes("a"), 5, 4, 1, 1, 0, 0, 0))
                 .hasMessageContaining("minSequence");
-        assertThatThrownBy(() -> new TableRecord(1, 0, 1, 1, 0, bytes("a"), bytes("a"), 0, 0, 0, 1, 0, 0))
+        assertThatThrownBy(() -> new TableRecord(1, 0, 1, 1, 0, bytes("a"), bytes("a"), 0, 0, 0, 1, 0, 0, 0))
                 .hasMessageContaining("minFlushIndex must be >= 1");
-        assertThatThrownBy(() -> new TableRecord(1, 0, 1, 1, 0, bytes("a"), bytes("a"), 0, 0, 3, 2, 0, 0))
+        assertThatThrownBy(() -> new TableRecord(1, 0, 1, 1, 0, bytes("a"), bytes("a"), 0, 0, 3, 2, 0, 0, 0))
                 .hasMessageContaining("minFlushIndex must be <= maxFlushIndex");
+        assertThatThrownBy(() -> new TableRecord(1, 0, 1, 1, 0, bytes("a"), bytes("a"), 0, 0, 1, 1, 0, 0, -1))
+                .hasMessageContaining("dataBytes must be >= 0");
     }
 }

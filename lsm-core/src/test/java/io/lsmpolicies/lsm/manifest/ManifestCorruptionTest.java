@@ -221,18 +221,19 @@ class ManifestCorruptionTest {
     @Test
     void anUnknownTagInARecordIsCorruption() throws IOException {
         long[] starts = new long[3];
-        Path store = handWritten(List.of(snapshotOfFlushes(), new byte[] {1, 9, 0, 0}, flush(4).encode()), starts);
+        Path store = handWritten(List.of(snapshotOfFlushes(), new byte[] {ManifestEdit.FORMAT_VERSION, 9, 0, 0},
+                flush(4).encode()), starts);
         assertCorrupt(() -> Manifest.recover(store), store.resolve(NAME), starts[1], Code.UNKNOWN_TAG, "tag 9");
     }
 
     @Test
     void anUnknownVersionInARecordIsRefused() throws IOException {
         byte[] future = flush(4).encode();
-        future[0] = 2;
+        future[0] = ManifestEdit.FORMAT_VERSION + 1;
         long[] starts = new long[2];
         Path store = handWritten(List.of(snapshotOfFlushes(), future), starts);
         assertCorrupt(() -> Manifest.recover(store), store.resolve(NAME), starts[1], Code.UNSUPPORTED_VERSION,
-                "version 2");
+                "version " + (ManifestEdit.FORMAT_VERSION + 1));
     }
 
     @Test

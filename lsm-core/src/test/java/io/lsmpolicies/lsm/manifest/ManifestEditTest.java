@@ -98,13 +98,13 @@ class ManifestEditTest {
         byte[] payload = Arrays.copyOf(only(EditTag.WAL_NUMBER).encode(), 11);
         payload[10] = 42;
         assertCorrupt(() -> decode(payload), Code.UNKNOWN_TAG, "unknown manifest field tag 42 at payload byte 10");
-        assertCorrupt(() -> decode(new byte[] {1, 0}), Code.UNKNOWN_TAG, "tag 0");
+        assertCorrupt(() -> decode(new byte[] {ManifestEdit.FORMAT_VERSION, 0}), Code.UNKNOWN_TAG, "tag 0");
     }
 
     @Test
     void anUnknownVersionIsRefused() {
         byte[] payload = only(EditTag.ADD_TABLE).encode();
-        for (int version : new int[] {0, 2, 255}) {
+        for (int version : new int[] {0, ManifestEdit.FORMAT_VERSION - 1, ManifestEdit.FORMAT_VERSION + 1, 255}) {
             payload[0] = (byte) version;
             assertCorrupt(() -> decode(payload), Code.UNSUPPORTED_VERSION, "format version " + version);
         }
@@ -117,7 +117,7 @@ class ManifestEditTest {
         ManifestEdit edit = ManifestEdit.builder().addTable(table(4, 1, "abc", "abd")).removeFile(2)
                 .policy("tiered", new byte[] {9, 9}).walNumber(3).build();
         byte[] payload = edit.encode();
-        int tableEnd = 1 + 1 + 8 + 4 + 8 * 3 + 4 + 3 + 4 + 3 + 8 * 6;
+        int tableEnd = 1 + 1 + 8 + 4 + 8 * 3 + 4 + 3 + 4 + 3 + 8 * 7;
         Map<Integer, ManifestEdit> boundaries = Map.of(
                 1, ManifestEdit.EMPTY,
                 tableEnd, ManifestEdit.builder().addTable(table(4, 1, "abc", "abd")).build(),

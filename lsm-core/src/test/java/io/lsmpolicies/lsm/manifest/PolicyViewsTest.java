@@ -31,7 +31,7 @@ class PolicyViewsTest {
         assertThat(one.compacting()).isTrue();
         assertThat(view.level0Runs().get(0).first().compacting()).isFalse();
         TableRecord record = set.table(1).orElseThrow();
-        assertThat(one.bytes()).isEqualTo(record.fileBytes());
+        assertThat(one.bytes()).as("policies decide on data bytes").isEqualTo(record.dataBytes());
         assertThat(one.entries()).isEqualTo(record.entries());
         assertThat(one.minFlushIndex()).isEqualTo(record.minFlushIndex());
         assertThat(one.oldestTombstoneMillis()).isEqualTo(record.oldestTombstoneMillis());

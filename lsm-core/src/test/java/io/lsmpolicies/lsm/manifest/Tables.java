@@ -10,7 +10,8 @@ final class Tables {
     /** Table {@code n} at {@code level} over keys {@code min..max}; other fields derived from {@code n}. */
     static TableRecord table(long n, int level, String min, String max) {
         return new TableRecord(n, level, 1000 * n, 10 * n, n % 3, bytes(min), bytes(max), 100 * n, 100 * n + 9,
-                n, n + 1, 1_700_000_000_000L + n, n % 3 == 0 ? Long.MAX_VALUE : 1_600_000_000_000L + n);
+                n, n + 1, 1_700_000_000_000L + n, n % 3 == 0 ? Long.MAX_VALUE : 1_600_000_000_000L + n,
+                900 * n);
     }
 
     /** A level-0 table {@code n} over keys {@code a..z}, as a flush writes it. */
