@@ -154,4 +154,53 @@ class LsmStoreTest {
         assertThat(shapes.get(1)).isEqualTo(shapes.get(0));
         assertThat(wa.get(1)).isLessThan(wa.get(0));
     }
+
+    /**
+     * An I/O failure (here: the next file names are taken by directories, so creating the next WAL segment or
+     * SSTable fails) fails the write that hit it with the cause, stops later writes with that first cause,
+     * leaves every acknowledged write readable, and a reopen recovers all of them.
+     */
+    @Test
+    void anIoFailureFailsTheWriteKeepsTheStoreReadableAndAReopenRecovers() throws IOException {
+        StoreOptions options = small().walMode(SyncMode.SYNC).build();
+        long acknowledged = 0;
+        List<Path> blockers = new ArrayList<>();
+        try (LsmStore store = LsmStore.open(dir, options)) {
+            for (; acknowledged < 200; acknowledged++) {
+                store.put(b("key" + acknowledged), b("v" + acknowledged));
+            }
+            long next = store.components().nextFileNumber();
+            for (long n = next; n < next + 64; n++) {
+                for (String name : List.of(String.format("%06d.sst", n), String.format("%06d.log", n))) {
+                    blockers.add(Files.createDirectory(dir.resolve(name)));
+                }
+            }
+            IOException failure = null;
+            for (int i = 0; i < 10_000 && failure == null; i++) {
+                try {
+                    store.put(b("key" + acknowledged), b("v" + acknowledged));
+                    acknowledged++;
+                } catch (IOException e) {
+                    failure = e;
+                }
+            }
+            assertThat(failure).as("a write fails once a file cannot be created").isNotNull();
+            assertThat(failure).hasStackTraceContaining("FileAlreadyExistsException");
+            assertThatThrownBy(() -> store.put(b("later"), b("x"))).isInstanceOf(IOException.class)
+                    .hasStackTraceContaining("FileAlreadyExistsException");
+            for (long i = 0; i < acknowledged; i++) {
+                assertThat(s(store.get(b("key" + i)))).isEqualTo("v" + i);
+            }
+        }
+        for (Path p : blockers) {
+            Files.delete(p);
+        }
+        try (LsmStore store = LsmStore.open(dir, options)) {
+            for (long i = 0; i < acknowledged; i++) {
+                assertThat(s(store.get(b("key" + i)))).as("acknowledged key%d after reopen", i).isEqualTo("v" + i);
+            }
+            assertThat(store.get(b("later"))).isNull();
+        }
+        assertThat(StoreVerifier.verify(dir).ok()).isTrue();
+    }
 }
