@@ -1298,13 +1298,18 @@ public final class LsmStore implements Closeable {
         }
         mutex.lock();
         try {
-            while (!readView.immutables().isEmpty() && backgroundError.get() == null) {
-                changed.awaitUninterruptibly();
-            }
+            awaitFlushes();
         } finally {
             mutex.unlock();
         }
         rethrowBackgroundError();
+    }
+
+    /** Waits until no immutable MemTable is left or a background failure stops flushing. REQUIRES: the mutex. */
+    private void awaitFlushes() {
+        while (!readView.immutables().isEmpty() && backgroundError.get() == null) {
+            changed.awaitUninterruptibly();
+        }
     }
 
     /** Rotates a non-empty active MemTable, waiting like a writer if too many wait already. REQUIRES: write lock. */
@@ -1455,9 +1460,7 @@ public final class LsmStore implements Closeable {
         }
         mutex.lock();
         try {
-            while (!readView.immutables().isEmpty() && backgroundError.get() == null) {
-                changed.awaitUninterruptibly();
-            }
+            awaitFlushes();
             closing = true;
             while (runningMerges > 0) {
                 changed.awaitUninterruptibly();

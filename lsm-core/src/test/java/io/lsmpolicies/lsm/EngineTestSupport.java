@@ -17,7 +17,7 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /** What the {@code Engine*} tests share: the stack policies with small parameters, file copies and byte flips. */
-final class EngineTestSupport {
+public final class EngineTestSupport {
     /**
      * Every registered stack policy, by name, with parameters small enough that a few dozen flushes exercise
      * its merges. Prefix's size bound is in bytes: a few flushes of an 8 KiB MemTable pass it.
@@ -46,7 +46,7 @@ final class EngineTestSupport {
     }
 
     /** Copies every file of {@code from} except the lock file into {@code to} (created): a crash image. */
-    static Path copyStore(Path from, Path to) throws IOException {
+    public static Path copyStore(Path from, Path to) throws IOException {
         Files.createDirectories(to);
         try (Stream<Path> files = Files.list(from)) {
             for (Path p : (Iterable<Path>) files::iterator) {

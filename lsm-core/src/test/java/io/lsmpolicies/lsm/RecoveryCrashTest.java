@@ -50,7 +50,7 @@ class RecoveryCrashTest {
             for (int i = 0; i < count; i++) {
                 store.put(key(i), new byte[40]);
             }
-            StoreVerifierTest.copy(live, image);
+            EngineTestSupport.copyStore(live, image);
         }
         return image;
     }

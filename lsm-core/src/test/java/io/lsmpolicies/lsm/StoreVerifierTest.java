@@ -106,7 +106,7 @@ class StoreVerifierTest {
             for (int i = 0; i < 50; i++) {
                 store.put(("key" + i).getBytes(StandardCharsets.US_ASCII), new byte[30]);
             }
-            copy(live, image);
+            EngineTestSupport.copyStore(live, image);
         }
         Path segment;
         try (Stream<Path> files = Files.list(image)) {
@@ -131,16 +131,6 @@ class StoreVerifierTest {
                 .contains("CHECKSUM_MISMATCH");
     }
 
-    static void copy(Path from, Path to) throws Exception {
-        Files.createDirectories(to);
-        try (Stream<Path> files = Files.list(from)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                if (!p.getFileName().toString().equals(LsmStore.LOCK_FILE)) {
-                    Files.copy(p, to.resolve(p.getFileName()));
-                }
-            }
-        }
-    }
 
     @Test
     void listsTablesLevelZeroNewestFirst() throws Exception {

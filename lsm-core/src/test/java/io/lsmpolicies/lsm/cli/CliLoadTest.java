@@ -3,6 +3,7 @@ package io.lsmpolicies.lsm.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lsmpolicies.lsm.EngineTestSupport;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.cli.OperationSource.Operation;
@@ -191,7 +192,7 @@ class CliLoadTest {
         try (LsmStore store = LsmStore.open(live, options)) {
             store.put("user1".getBytes(), "one".getBytes());
             store.put("user2".getBytes(), "two".getBytes());
-            copy(live, image); // what a crash would leave: the writes only in the log
+            EngineTestSupport.copyStore(live, image); // what a crash would leave: the writes only in the log
         }
         CliRunner.Result refused = CliRunner.run("get", "--dir", image, "--key", "user1");
         assertThat(refused.exit()).isEqualTo(2);
@@ -203,15 +204,4 @@ class CliLoadTest {
         assertThat(CliRunner.run("get", "--dir", image, "--key", "user2").out().strip()).isEqualTo("two");
     }
 
-    /** Copies the store's files except the lock: the state a crash of the owning process would leave. */
-    static void copy(Path from, Path to) throws Exception {
-        Files.createDirectories(to);
-        try (Stream<Path> files = Files.list(from)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                if (!p.getFileName().toString().equals(LsmStore.LOCK_FILE)) {
-                    Files.copy(p, to.resolve(p.getFileName()));
-                }
-            }
-        }
-    }
 }

@@ -3,6 +3,7 @@ package io.lsmpolicies.lsm.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.lsmpolicies.lsm.EngineTestSupport;
 import io.lsmpolicies.lsm.manifest.StoreFiles;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -38,7 +39,7 @@ class CliVerifyTest {
     @BeforeEach
     void copyTemplate() throws Exception {
         dir = tmp.resolve("db");
-        CliLoadTest.copy(template, dir);
+        EngineTestSupport.copyStore(template, dir);
         assertThat(tables()).hasSizeGreaterThanOrEqualTo(2);
         assertThat(verify().exit()).isZero();
     }
