@@ -1243,6 +1243,25 @@ public final class LsmStore implements Closeable {
         return new StoreIterator(rv, from, to, snapshot >= 0 ? snapshot : visible.get());
     }
 
+    /**
+     * Measures space amplification by a full scan of one consistent view (O(store): for reports, not for a
+     * hot path).
+     */
+    public SpaceUsage spaceUsage() throws IOException {
+        ReadView rv = acquire();
+        long onDisk = rv.version().tables().stream().mapToLong(t -> t.record().fileBytes()).sum();
+        long entries = 0;
+        long bytes = 0;
+        try (StoreIterator it = new StoreIterator(rv, null, null, visible.get())) {
+            while (it.hasNext()) {
+                KeyValue kv = it.next();
+                entries++;
+                bytes += kv.key().length + kv.value().length;
+            }
+        }
+        return new SpaceUsage(onDisk, entries, bytes, bytes == 0 ? Double.NaN : (double) (onDisk - bytes) / bytes);
+    }
+
     /** The current read view with a reference taken on its version. Lock-free. */
     private ReadView acquire() {
         while (true) {

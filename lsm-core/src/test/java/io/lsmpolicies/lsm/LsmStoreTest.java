@@ -203,4 +203,25 @@ class LsmStoreTest {
         }
         assertThat(StoreVerifier.verify(dir).ok()).isTrue();
     }
+
+    @Test
+    void spaceAmplificationCountsOverwrittenVersionsUntilAMergeDropsThem() throws IOException {
+        try (LsmStore store = LsmStore.open(dir, small().policy("no-merge").build())) {
+            for (int round = 0; round < 2; round++) {
+                for (int i = 0; i < 1000; i++) {
+                    store.put(b(String.format("key%05d", i)), new byte[200]);
+                }
+                store.flush();
+            }
+            SpaceUsage before = store.spaceUsage();
+            assertThat(before.liveEntries()).isEqualTo(1000);
+            assertThat(before.liveBytes()).isEqualTo(1000 * (8 + 200));
+            assertThat(before.spaceAmplification()).as("two versions of every key on disk").isGreaterThan(1.0);
+            store.compactAll();
+            SpaceUsage after = store.spaceUsage();
+            assertThat(after.liveBytes()).isEqualTo(before.liveBytes());
+            assertThat(after.spaceAmplification()).isLessThan(before.spaceAmplification() / 2);
+            assertThat(after.sstableBytes()).isEqualTo(store.components().level(0).get(0).fileBytes());
+        }
+    }
 }

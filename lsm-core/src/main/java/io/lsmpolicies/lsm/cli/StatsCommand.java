@@ -2,9 +2,8 @@ package io.lsmpolicies.lsm.cli;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.lsmpolicies.lsm.KeyValue;
 import io.lsmpolicies.lsm.LsmStore;
-import io.lsmpolicies.lsm.StoreIterator;
+import io.lsmpolicies.lsm.SpaceUsage;
 import io.lsmpolicies.lsm.manifest.ComponentSet;
 import io.lsmpolicies.lsm.manifest.TableRecord;
 import java.nio.file.Path;
@@ -42,22 +41,14 @@ final class StatsCommand implements Callable<Integer> {
         try (LsmStore store = ReadAccess.open(spec.commandLine(), dir, policy)) {
             ComponentSet set = store.components();
             stats.put("directory", dir.toString());
-            long tableBytes = components(stats, set);
-            long liveEntries = 0;
-            long liveBytes = 0;
-            try (StoreIterator it = store.scan(null, null)) {
-                while (it.hasNext()) {
-                    KeyValue kv = it.next();
-                    liveEntries++;
-                    liveBytes += kv.key().length + kv.value().length;
-                }
-            }
+            components(stats, set);
+            SpaceUsage usage = store.spaceUsage();
             ObjectNode space = stats.putObject("space");
-            space.put("sstableBytes", tableBytes);
-            space.put("liveEntries", liveEntries);
-            space.put("liveBytes", liveBytes);
-            if (liveBytes > 0) {
-                space.put("spaceAmplification", (double) (tableBytes - liveBytes) / liveBytes);
+            space.put("sstableBytes", usage.sstableBytes());
+            space.put("liveEntries", usage.liveEntries());
+            space.put("liveBytes", usage.liveBytes());
+            if (usage.liveBytes() > 0) {
+                space.put("spaceAmplification", usage.spaceAmplification());
             } else {
                 space.putNull("spaceAmplification");
             }
@@ -68,8 +59,8 @@ final class StatsCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** Writes the set's levels and policy record into {@code stats}; returns the bytes of its tables. */
-    private static long components(ObjectNode stats, ComponentSet set) {
+    /** Writes the set's levels and policy record into {@code stats}. */
+    private static void components(ObjectNode stats, ComponentSet set) {
         ObjectNode c = stats.putObject("components");
         c.put("tables", set.tableCount());
         c.put("lastSequence", set.lastSequence());
@@ -92,6 +83,7 @@ final class StatsCommand implements Callable<Integer> {
                 ObjectNode table = tables.addObject();
                 table.put("file", t.fileNumber());
                 table.put("bytes", t.fileBytes());
+                table.put("dataBytes", t.dataBytes());
                 table.put("entries", t.entries());
                 table.put("tombstones", t.tombstones());
                 bytes += t.fileBytes();
@@ -102,6 +94,5 @@ final class StatsCommand implements Callable<Integer> {
             total += bytes;
         }
         c.put("bytes", total);
-        return total;
     }
 }
