@@ -124,6 +124,8 @@ public final class LsmStore implements Closeable {
     private volatile ReadView readView;
     private final Map<Long, TableHandle> tables = new HashMap<>();
     private final Set<Long> compacting = new HashSet<>();
+    /** Output ranges of running merges into levels >= 1. */
+    private final List<OutputRange> runningRanges = new ArrayList<>();
     private final TreeSet<Long> walSegments = new TreeSet<>();
     private PolicyState policyState;
     private int runningMerges;
@@ -602,8 +604,8 @@ public final class LsmStore implements Closeable {
             return;
         }
         Iterator<Entry> entries = new VersionCollapse(m.table().iterator(), liveSnapshots(), false);
-        List<TableRecord> out = writeTables(entries, OutputCut.SINGLE_FILE, 0, IoCause.FLUSH, flushIndex, flushIndex,
-                oldestTombstone, true);
+        List<TableRecord> out = writeTables(entries, OutputCutter.of(OutputCut.SINGLE_FILE, List.of()), 0,
+                IoCause.FLUSH, flushIndex, flushIndex, oldestTombstone, true);
         long flushed = out.stream().mapToLong(TableRecord::fileBytes).sum();
         StoreFiles.syncDirectory(dir);
         long nextWal;
@@ -616,7 +618,7 @@ public final class LsmStore implements Closeable {
             nextWal = rest.isEmpty() ? rv.active().walNumber() : rest.get(rest.size() - 1).walNumber();
             ComponentSet current = manifest.current();
             ComponentSet after = preview(current, out, List.of());
-            PolicyState state = policy.onFlush(policyState, PolicyViews.of(after, compacting));
+            PolicyState state = policy.onFlush(policyState, view(after));
             manifest.append(flushEdit(out, current, maxSequence, nextWal, state));
             policyState = state;
             flushCount = flushIndex;
@@ -675,7 +677,7 @@ public final class LsmStore implements Closeable {
                     mem.first().key(), mem.last().key(), mem.minSequence(), mem.maxSequence(), flushIndex, flushIndex,
                     m.createdMillis(), oldestTombstone, dataBytes);
             ComponentSet set = preview(manifest.current(), List.of(flushRecord), List.of());
-            state = policy.onFlush(policyState, PolicyViews.of(set, compacting));
+            state = policy.onFlush(policyState, view(set));
             Map<Long, List<Long>> origins = new HashMap<>();
             origins.put(flushId, List.of(flushId));
             for (int jobs = 0; ; jobs++) {
@@ -683,15 +685,18 @@ public final class LsmStore implements Closeable {
                     throw new IllegalStateException("policy " + policy.name() + " asked for more than "
                             + MAX_JOBS_PER_CONSULTATION + " merges after flush " + flushIndex);
                 }
-                Decision d = policy.decide(PolicyViews.of(set, compacting), state);
+                Decision d = policy.decide(view(set), state);
                 state = d.state();
                 if (d.jobs().isEmpty()) {
                     break;
                 }
                 for (MergeJob job : d.jobs()) {
-                    if (job.kind() != MergeKind.REAL) {
-                        throw new UnsupportedOperationException("merge order MERGE_MEMTABLE plans real merges only; "
-                                + "policy " + policy.name() + " asked for a " + job.kind());
+                    if (job.kind() != MergeKind.REAL || job.outputLevel() != 0
+                            || !(job.cut() instanceof OutputCut.SingleFile)) {
+                        throw new UnsupportedOperationException("merge order MERGE_MEMTABLE plans stack merges "
+                                + "only (real merges into one level-0 table); policy " + policy.name()
+                                + " asked for a " + job.kind() + " into level " + job.outputLevel() + " cut "
+                                + job.cut() + ": use FLUSH_THEN_MERGE with it");
                     }
                     List<TableRecord> inputs = new ArrayList<>();
                     List<Long> from = new ArrayList<>();
@@ -730,7 +735,8 @@ public final class LsmStore implements Closeable {
                 } finally {
                     mutex.unlock();
                 }
-                outputs.add(mergeTables(inputs, p.withMemTable() ? m : null, flushIndex, OutputCut.SINGLE_FILE,
+                outputs.add(mergeTables(inputs, p.withMemTable() ? m : null, flushIndex,
+                        OutputCutter.of(OutputCut.SINGLE_FILE, List.of()),
                         p.level(), bottommost));
             }
             StoreFiles.syncDirectory(dir);
@@ -848,7 +854,7 @@ public final class LsmStore implements Closeable {
     private void waitWhileMergeLags() {
         long start = 0;
         while (backgroundError.get() == null
-                && policy.isMergeLagging(PolicyViews.of(manifest.current(), compacting), policyState)) {
+                && policy.isMergeLagging(view(manifest.current()), policyState)) {
             if (runningMerges == 0) {
                 scheduleMerges();
                 if (runningMerges == 0) {
@@ -895,17 +901,8 @@ public final class LsmStore implements Closeable {
      *
      * @return the new tables; empty if {@code entries} was empty
      */
-    private List<TableRecord> writeTables(Iterator<Entry> entries, OutputCut cut, int level, IoCause cause,
+    private List<TableRecord> writeTables(Iterator<Entry> entries, OutputCutter cutter, int level, IoCause cause,
             long minFlush, long maxFlush, long oldestTombstone, boolean countsAsFlushed) throws IOException {
-        long target;
-        if (cut instanceof OutputCut.SingleFile) {
-            target = Long.MAX_VALUE;
-        } else if (cut instanceof OutputCut.ByTargetSize b) {
-            target = b.targetBytes();
-        } else {
-            throw new UnsupportedOperationException("output cut " + cut + " is not supported by this engine yet "
-                    + "(leveled layouts come with issue #4)");
-        }
         List<TableRecord> out = new ArrayList<>();
         SSTableWriter writer = null;
         long number = 0;
@@ -913,7 +910,8 @@ public final class LsmStore implements Closeable {
         try {
             while (entries.hasNext()) {
                 Entry e = entries.next();
-                if (writer != null && writer.bytesWritten() >= target && !Arrays.equals(lastKey, e.key())) {
+                if (!Arrays.equals(lastKey, e.key())
+                        && cutter.cutBefore(e.key(), writer == null ? 0 : writer.bytesWritten()) && writer != null) {
                     out.add(finishTable(writer, number, level, countsAsFlushed, oldestTombstone));
                     writer = null;
                 }
@@ -962,18 +960,59 @@ public final class LsmStore implements Closeable {
     // ------------------------------------------------------------------------------------------------ merges
 
     /**
-     * Consults the policy until it asks for nothing, and starts each job it returns. REQUIRES: the mutex.
+     * The policy's view of {@code set}: running merges' inputs marked compacting, each table's last access its
+     * last read (its creation time if never read). REQUIRES: the mutex.
+     */
+    private TreeView view(ComponentSet set) {
+        return PolicyViews.of(set, compacting, t -> {
+            TableHandle h = tables.get(t.fileNumber());
+            return h != null ? h.lastAccessMillis() : t.createdMillis();
+        });
+    }
+
+    /** The key range a running merge writes into a level >= 1 (its inputs' union range). */
+    private record OutputRange(int level, byte[] minKey, byte[] maxKey, MergeJob job) {
+        boolean overlaps(OutputRange o) {
+            return level == o.level && Arrays.compareUnsigned(minKey, o.maxKey) <= 0
+                    && Arrays.compareUnsigned(o.minKey, maxKey) <= 0;
+        }
+
+        static OutputRange of(MergeJob job) {
+            byte[] min = null;
+            byte[] max = null;
+            for (SSTableInfo t : job.inputs()) {
+                byte[] lo = t.minKey().toByteArray();
+                byte[] hi = t.maxKey().toByteArray();
+                min = min == null || Arrays.compareUnsigned(lo, min) < 0 ? lo : min;
+                max = max == null || Arrays.compareUnsigned(hi, max) > 0 ? hi : max;
+            }
+            return new OutputRange(job.outputLevel(), min, max, job);
+        }
+    }
+
+    /**
+     * Consults the policy until it asks for nothing, and starts each job it returns. A decision with a job
+     * whose output range in a level >= 1 overlaps a running merge's output range in that level is set aside
+     * whole (its state too), and the policy is asked again when a merge finishes: two merges writing
+     * overlapping tables into one level would break the level's sorted run. REQUIRES: the mutex.
      */
     private void scheduleMerges() {
         if (closing || manualCompaction || backgroundError.get() != null) {
             return;
         }
         for (int i = 0; i < MAX_JOBS_PER_CONSULTATION; i++) {
-            Decision d = policy.decide(PolicyViews.of(manifest.current(), compacting), policyState);
-            policyState = d.state();
+            Decision d = policy.decide(view(manifest.current()), policyState);
             if (d.jobs().isEmpty()) {
+                policyState = d.state();
                 return;
             }
+            for (MergeJob job : d.jobs()) {
+                OutputRange range = OutputRange.of(job);
+                if (job.outputLevel() > 0 && runningRanges.stream().anyMatch(range::overlaps)) {
+                    return;
+                }
+            }
+            policyState = d.state();
             for (MergeJob job : d.jobs()) {
                 start(job);
             }
@@ -991,6 +1030,9 @@ public final class LsmStore implements Closeable {
             }
         }
         job.inputs().forEach(t -> compacting.add(t.id()));
+        if (job.outputLevel() > 0) {
+            runningRanges.add(OutputRange.of(job));
+        }
         runningMerges++;
         mergers.execute(() -> runMerge(job));
     }
@@ -1003,12 +1045,14 @@ public final class LsmStore implements Closeable {
         try {
             List<TableHandle> inputs = new ArrayList<>();
             boolean bottommost;
+            OutputCutter cutter;
             mutex.lock();
             try {
                 for (SSTableInfo t : job.inputs()) {
                     inputs.add(tables.get(t.id()));
                 }
                 bottommost = isBottommost(inputs, 0);
+                cutter = OutputCutter.of(job.cut(), manifest.current().level(job.outputLevel() + 1));
             } finally {
                 mutex.unlock();
             }
@@ -1018,7 +1062,7 @@ public final class LsmStore implements Closeable {
             if (job.kind() == MergeKind.TRIVIAL_MOVE) {
                 edit.addTable(inputs.get(0).record().atLevel(job.outputLevel()));
             } else if (job.kind() == MergeKind.REAL) {
-                out = mergeTables(inputs, null, 0, job.cut(), job.outputLevel(), bottommost);
+                out = mergeTables(inputs, null, 0, cutter, job.outputLevel(), bottommost);
                 out.forEach(edit::addTable);
                 StoreFiles.syncDirectory(dir);
             } else {
@@ -1028,7 +1072,9 @@ public final class LsmStore implements Closeable {
             mutex.lock();
             try {
                 edit.policy(policy.name(), policyState.encode());
-                manifest.append(edit.build());
+                ManifestEdit built = edit.build();
+                checkLevelsStaySorted(manifest.current(), built, job);
+                manifest.append(built);
                 installed = true;
                 if (job.kind() == MergeKind.TRIVIAL_MOVE) {
                     // Same file, new record: the old handle closes when its versions go (never deleting the file).
@@ -1071,6 +1117,7 @@ public final class LsmStore implements Closeable {
             mutex.lock();
             try {
                 job.inputs().forEach(t -> compacting.remove(t.id()));
+                runningRanges.removeIf(r -> r.job() == job);
                 runningMerges--;
                 changed.signalAll();
                 scheduleMerges();
@@ -1078,6 +1125,29 @@ public final class LsmStore implements Closeable {
                 fail(e);
             } finally {
                 mutex.unlock();
+            }
+        }
+    }
+
+    /**
+     * Refuses an install that would leave two overlapping tables in a level >= 1 (each such level must stay
+     * one sorted run): a policy that asked for it left out an overlapping table of the output level.
+     *
+     * @throws IllegalStateException naming the job, the level and the two tables
+     */
+    private void checkLevelsStaySorted(ComponentSet current, ManifestEdit edit, MergeJob job) {
+        ComponentSet after = preview(current, edit.added(), edit.removed());
+        for (int level = 1; level < after.levels().size(); level++) {
+            List<TableRecord> tablesOfLevel = after.level(level);
+            for (int i = 1; i < tablesOfLevel.size(); i++) {
+                TableRecord a = tablesOfLevel.get(i - 1);
+                TableRecord b = tablesOfLevel.get(i);
+                if (Arrays.compareUnsigned(a.maxKey(), b.minKey()) >= 0) {
+                    throw new IllegalStateException("policy " + policy.name() + "'s job (" + job.reason()
+                            + ") would leave tables " + a.fileNumber() + " and " + b.fileNumber()
+                            + " overlapping in level " + level + "; a job into a level >= 1 must take every "
+                            + "table of that level its key range overlaps");
+                }
             }
         }
     }
@@ -1112,7 +1182,7 @@ public final class LsmStore implements Closeable {
      * readers (I/O charged to merges, not the block cache), written as {@code level} tables cut by {@code cut}.
      */
     private List<TableRecord> mergeTables(List<TableHandle> inputs, LiveMemTable mem, long memFlushIndex,
-            OutputCut cut, int level, boolean bottommost) throws IOException {
+            OutputCutter cut, int level, boolean bottommost) throws IOException {
         List<SSTableReader> readers = new ArrayList<>();
         try {
             List<Iterator<Entry>> sources = new ArrayList<>();
@@ -1197,6 +1267,7 @@ public final class LsmStore implements Closeable {
                     continue;
                 }
                 tablesProbed.increment();
+                t.touch();
                 Entry e = t.reader().get(key, sequence);
                 if (e != null) {
                     return e;
@@ -1364,7 +1435,7 @@ public final class LsmStore implements Closeable {
             }
             rethrowBackgroundError();
             ComponentSet set = manifest.current();
-            TreeView view = PolicyViews.of(set, compacting);
+            TreeView view = view(set);
             List<SSTableInfo> all = new ArrayList<>();
             view.levels().forEach(l -> l.runs().forEach(r -> all.addAll(r.tables())));
             if (all.size() > 1 || (all.size() == 1 && all.get(0).tombstones() > 0)) {

@@ -45,6 +45,7 @@ public final class StoreIterator implements Iterator<KeyValue>, Closeable {
                 if (t.endsBefore(start) || (to != null && t.startsAtOrAfter(to))) {
                     continue;
                 }
+                t.touch();
                 SSTableReader.Cursor c = t.reader().seek(start, Long.MAX_VALUE);
                 cursors.add(c);
                 sources.add(c);

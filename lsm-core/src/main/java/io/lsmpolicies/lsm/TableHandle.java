@@ -22,6 +22,7 @@ final class TableHandle {
     private final AtomicInteger refs = new AtomicInteger();
     private final Consumer<TableHandle> onDeleted;
     private volatile boolean obsolete;
+    private volatile long lastAccessMillis;
 
     TableHandle(TableRecord record, SSTableReader reader, Consumer<TableHandle> onDeleted) {
         this.record = record;
@@ -29,6 +30,17 @@ final class TableHandle {
         this.minKey = record.minKey();
         this.maxKey = record.maxKey();
         this.onDeleted = onDeleted;
+        this.lastAccessMillis = record.createdMillis();
+    }
+
+    /** When a read last probed the table (its creation time if never): what a "coldest" picker compares. */
+    long lastAccessMillis() {
+        return lastAccessMillis;
+    }
+
+    /** Records a read of the table now. */
+    void touch() {
+        lastAccessMillis = System.currentTimeMillis();
     }
 
     TableRecord record() {

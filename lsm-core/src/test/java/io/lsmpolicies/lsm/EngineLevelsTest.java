@@ -1,0 +1,340 @@
+package io.lsmpolicies.lsm;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lsmpolicies.lsm.manifest.TableRecord;
+import io.lsmpolicies.lsm.sstable.SSTableOptions;
+import io.lsmpolicies.lsm.wal.SyncMode;
+import io.lsmpolicies.merge.spi.Decision;
+import io.lsmpolicies.merge.spi.Key;
+import io.lsmpolicies.merge.spi.MergeJob;
+import io.lsmpolicies.merge.spi.MergeKind;
+import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.OutputCut;
+import io.lsmpolicies.merge.spi.PolicyParameters;
+import io.lsmpolicies.merge.spi.PolicyState;
+import io.lsmpolicies.merge.spi.SSTableInfo;
+import io.lsmpolicies.merge.spi.SortedRun;
+import io.lsmpolicies.merge.spi.TreeView;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.TreeMap;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The engine's support for key-partitioned levels, driven by small in-test policies (the leveled policies
+ * themselves are tested in merge-policies on literal views): partial merges of a level's table with the
+ * overlapping tables of the next level, trivial moves, output cuts by size, at grandparent boundaries and at
+ * a cursor, reads that find one table per level, and the refusal of a job that would break a level's order.
+ */
+class EngineLevelsTest {
+    @TempDir
+    Path dir;
+
+    private static final PolicyState NO_STATE = () -> new byte[] {0};
+
+    /**
+     * A minimal leveled policy: level 0 merges into level 1 once it holds two tables (with every overlapping
+     * level-1 table); a level-1 table moves (trivially, if nothing in level 2 overlaps it) or merges into
+     * level 2 once level 1 holds more than {@code l1Tables} tables, taking the smallest-keyed free table.
+     */
+    private record TwoLevels(int l1Tables, Function<TreeView, OutputCut> cut) implements MergePolicy {
+        @Override
+        public String name() {
+            return "test-two-levels";
+        }
+
+        @Override
+        public PolicyParameters parameters() {
+            return new PolicyParameters(name(), Map.of());
+        }
+
+        @Override
+        public PolicyState initialState() {
+            return NO_STATE;
+        }
+
+        @Override
+        public PolicyState decodeState(byte[] encoded) {
+            return NO_STATE;
+        }
+
+        @Override
+        public Decision decide(TreeView view, PolicyState state) {
+            if (view.anyCompacting()) {
+                return Decision.none(state);
+            }
+            List<SSTableInfo> l0 = tables(view, 0);
+            if (l0.size() >= 2) {
+                List<SSTableInfo> inputs = new ArrayList<>(l0);
+                inputs.addAll(overlapping(tables(view, 1), l0));
+                return Decision.of(new MergeJob(inputs, 1, cut.apply(view), MergeKind.REAL, "L0 full"), state);
+            }
+            List<SSTableInfo> l1 = tables(view, 1);
+            if (l1.size() > l1Tables) {
+                SSTableInfo pick = l1.get(0);
+                List<SSTableInfo> below = overlapping(tables(view, 2), List.of(pick));
+                if (below.isEmpty()) {
+                    return Decision.of(new MergeJob(List.of(pick), 2, OutputCut.SINGLE_FILE, MergeKind.TRIVIAL_MOVE,
+                            "no overlap below"), state);
+                }
+                List<SSTableInfo> inputs = new ArrayList<>(List.of(pick));
+                inputs.addAll(below);
+                return Decision.of(new MergeJob(inputs, 2, cut.apply(view), MergeKind.REAL, "L1 full"), state);
+            }
+            return Decision.none(state);
+        }
+
+        static List<SSTableInfo> tables(TreeView view, int level) {
+            if (level >= view.levels().size()) {
+                return List.of();
+            }
+            List<SSTableInfo> out = new ArrayList<>();
+            for (SortedRun run : view.levels().get(level).runs()) {
+                out.addAll(run.tables());
+            }
+            return out;
+        }
+
+        static List<SSTableInfo> overlapping(List<SSTableInfo> level, List<SSTableInfo> with) {
+            List<SSTableInfo> out = new ArrayList<>();
+            for (SSTableInfo t : level) {
+                for (SSTableInfo w : with) {
+                    if (t.minKey().compareTo(w.maxKey()) <= 0 && w.minKey().compareTo(t.maxKey()) <= 0) {
+                        out.add(t);
+                        break;
+                    }
+                }
+            }
+            return out;
+        }
+    }
+
+    private static byte[] key(int i) {
+        return String.format("key%08d", i).getBytes(UTF_8);
+    }
+
+    private StoreOptions options(MergePolicy policy) {
+        return StoreOptions.builder().memtableBytes(16 * 1024).walMode(SyncMode.OFF).policy(policy)
+                .sstable(new SSTableOptions(1024, 10)).maxKeyBytes(64).build();
+    }
+
+    /** Random puts and deletes of a small key space, checked against a map; level invariants after each flush. */
+    private TreeMap<Integer, byte[]> load(LsmStore store, long seed, int ops) throws IOException {
+        Random random = new Random(seed);
+        TreeMap<Integer, byte[]> oracle = new TreeMap<>();
+        for (int i = 0; i < ops; i++) {
+            int k = random.nextInt(4000);
+            if (random.nextInt(10) == 0) {
+                store.delete(key(k));
+                oracle.remove(k);
+            } else {
+                byte[] v = new byte[random.nextInt(120)];
+                random.nextBytes(v);
+                store.put(key(k), v);
+                oracle.put(k, v);
+            }
+            if (i % 2000 == 1999) {
+                store.flush();
+                store.awaitMerges();
+                assertLevelsSorted(store);
+            }
+        }
+        store.flush();
+        store.awaitMerges();
+        assertLevelsSorted(store);
+        return oracle;
+    }
+
+    private static void assertLevelsSorted(LsmStore store) {
+        List<List<TableRecord>> levels = store.components().levels();
+        for (int level = 1; level < levels.size(); level++) {
+            List<TableRecord> tables = levels.get(level);
+            for (int i = 1; i < tables.size(); i++) {
+                assertThat(Arrays.compareUnsigned(tables.get(i - 1).maxKey(), tables.get(i).minKey()))
+                        .as("level %d: table %d ends before table %d starts", level, tables.get(i - 1).fileNumber(),
+                                tables.get(i).fileNumber()).isNegative();
+            }
+        }
+    }
+
+    private static void assertMatches(LsmStore store, TreeMap<Integer, byte[]> oracle) throws IOException {
+        for (int k = 0; k < 4000; k++) {
+            byte[] expected = oracle.get(k);
+            assertThat(store.get(key(k))).as("key %d", k).isEqualTo(expected);
+        }
+        List<Integer> scanned = new ArrayList<>();
+        try (StoreIterator it = store.scan(null, null)) {
+            while (it.hasNext()) {
+                KeyValue kv = it.next();
+                int k = Integer.parseInt(new String(kv.key(), UTF_8).substring(3));
+                assertThat(kv.value()).isEqualTo(oracle.get(k));
+                scanned.add(k);
+            }
+        }
+        assertThat(scanned).containsExactlyElementsOf(oracle.keySet());
+    }
+
+    @Test
+    void partialMergesAndTrivialMovesKeepEveryLevelSortedAndReadsExact() throws IOException {
+        MergePolicy policy = new TwoLevels(3, v -> new OutputCut.ByTargetSize(8 * 1024));
+        TreeMap<Integer, byte[]> oracle;
+        try (LsmStore store = LsmStore.open(dir, options(policy))) {
+            oracle = load(store, 11, 40_000);
+            assertThat(store.components().level(2)).as("level 2 reached").isNotEmpty();
+            assertThat(store.components().level(1).size()).isLessThanOrEqualTo(3);
+            assertMatches(store, oracle);
+            assertThat(store.metrics().tablesProbedPerGet()).as("at most one table per level is probed")
+                    .isLessThanOrEqualTo(3.0);
+        }
+        try (LsmStore store = LsmStore.open(dir, options(policy))) {
+            assertMatches(store, oracle);
+        }
+        assertThat(StoreVerifier.verify(dir).ok()).isTrue();
+    }
+
+    @Test
+    void aTrivialMoveRewritesNothing() throws IOException {
+        MergePolicy policy = new TwoLevels(0, v -> OutputCut.SINGLE_FILE);
+        try (LsmStore store = LsmStore.open(dir, options(policy))) {
+            for (int i = 0; i < 200; i++) {
+                store.put(key(i), new byte[50]);
+            }
+            store.flush();
+            for (int i = 1000; i < 1200; i++) {
+                store.put(key(i), new byte[50]);
+            }
+            store.flush();
+            store.awaitMerges();
+            // Each batch spans two MemTables: two level-0 tables merge into one level-1 table, which then
+            // moves to level 2 untouched (the two batches' key ranges are disjoint).
+            assertThat(store.components().level(0)).isEmpty();
+            assertThat(store.components().level(1)).isEmpty();
+            List<TableRecord> l2 = store.components().level(2);
+            assertThat(l2).hasSize(2);
+            long mergeBytes = store.ioStats().bytesWritten(io.lsmpolicies.lsm.io.IoCause.MERGE);
+            assertThat(mergeBytes).as("only the level-0 merges wrote")
+                    .isEqualTo(l2.get(0).fileBytes() + l2.get(1).fileBytes());
+            assertThat(store.metrics().merges()).as("trivial moves are not merges").isEqualTo(2);
+            assertThat(store.get(key(1100))).hasSize(50);
+        }
+    }
+
+    @Test
+    void outputsAreCutBySizeAtGrandparentBoundariesAndAtTheCursor() throws IOException {
+        // By size: many level-1 tables of about the target.
+        try (LsmStore store = LsmStore.open(dir.resolve("size"),
+                options(new TwoLevels(1000, v -> new OutputCut.ByTargetSize(4096))))) {
+            load(store, 5, 6000);
+            List<TableRecord> l1 = store.components().level(1);
+            assertThat(l1.size()).isGreaterThan(5);
+            for (TableRecord t : l1.subList(0, l1.size() - 1)) {
+                // The target bounds the leaves; index, filter, metadata pages and the trailer come on top.
+                assertThat(t.fileBytes()).isBetween(4096L, 4096L + 6 * 1024);
+            }
+        }
+        // At the cursor: the single output is cut exactly where the cursor key starts.
+        byte[] cursor = key(2000);
+        try (LsmStore store = LsmStore.open(dir.resolve("cursor"),
+                options(new TwoLevels(1000, v -> new OutputCut.AtCursor(1L << 40, Key.of(cursor)))))) {
+            for (int i = 0; i < 4000; i += 2) {
+                store.put(key(i), new byte[10]);
+            }
+            store.flush();
+            for (int i = 1; i < 4000; i += 2) {
+                store.put(key(i), new byte[10]);
+            }
+            store.flush();
+            store.awaitMerges();
+            List<TableRecord> l1 = store.components().level(1);
+            assertThat(l1).as("a table starts at the cursor").anyMatch(t -> Arrays.equals(t.minKey(), cursor));
+            assertThat(l1).as("no table spans the cursor").noneMatch(t -> Arrays.compareUnsigned(t.minKey(), cursor) < 0
+                    && Arrays.compareUnsigned(t.maxKey(), cursor) >= 0);
+        }
+    }
+
+    @Test
+    void grandparentOverlapBoundsEachOutputFile() {
+        List<TableRecord> grandparents = new ArrayList<>();
+        for (int g = 0; g < 10; g++) {
+            byte[] lo = key(g * 100);
+            byte[] hi = key(g * 100 + 99);
+            grandparents.add(new TableRecord(g + 1, 2, 1000, 1, 0, lo, hi, 0, 0, 1, 1, 0, Long.MAX_VALUE, 900));
+        }
+        OutputCutter cutter = OutputCutter.of(new OutputCut.AtGrandparentBoundaries(1L << 40, 2500), grandparents);
+        List<Integer> cuts = new ArrayList<>();
+        long fileBytes = 0;
+        for (int k = 0; k < 1000; k += 10) {
+            if (cutter.cutBefore(key(k), fileBytes)) {
+                cuts.add(k);
+                fileBytes = 0;
+            }
+            fileBytes += 100;
+        }
+        // Each file may overlap at most 2500 bytes of grandparents: it is cut when it passes the third one.
+        assertThat(cuts).containsExactly(300, 600, 900);
+        OutputCutter bySize = OutputCutter.of(new OutputCut.ByTargetSize(1000), List.of());
+        assertThat(bySize.cutBefore(key(1), 0)).as("never before the first key").isFalse();
+        assertThat(bySize.cutBefore(key(2), 999)).isFalse();
+        assertThat(bySize.cutBefore(key(3), 1000)).isTrue();
+        OutputCutter single = OutputCutter.of(OutputCut.SINGLE_FILE, List.of());
+        assertThat(single.cutBefore(key(3), Long.MAX_VALUE / 2)).isFalse();
+    }
+
+    @Test
+    void aJobThatWouldOverlapTablesOfItsLevelIsRefusedAndStopsWrites() throws IOException {
+        // A policy that merges level 0 into level 1 but forgets the overlapping level-1 tables.
+        MergePolicy forgetful = new MergePolicy() {
+            @Override
+            public String name() {
+                return "forgetful";
+            }
+
+            @Override
+            public PolicyParameters parameters() {
+                return new PolicyParameters(name(), Map.of());
+            }
+
+            @Override
+            public PolicyState initialState() {
+                return NO_STATE;
+            }
+
+            @Override
+            public PolicyState decodeState(byte[] encoded) {
+                return NO_STATE;
+            }
+
+            @Override
+            public Decision decide(TreeView view, PolicyState state) {
+                List<SSTableInfo> l0 = TwoLevels.tables(view, 0);
+                if (view.anyCompacting() || l0.isEmpty()) {
+                    return Decision.none(state);
+                }
+                return Decision.of(new MergeJob(l0, 1, OutputCut.SINGLE_FILE, MergeKind.REAL, "forgetful"), state);
+            }
+        };
+        try (LsmStore store = LsmStore.open(dir, options(forgetful))) {
+            store.put(key(1), new byte[1]);
+            store.put(key(9), new byte[1]);
+            store.flush();
+            store.awaitMerges();
+            assertThat(store.components().level(1)).hasSize(1);
+            store.put(key(5), new byte[1]);
+            store.flush();
+            assertThatThrownBy(store::awaitMerges).isInstanceOf(IOException.class)
+                    .hasStackTraceContaining("overlapping in level 1");
+            assertThat(store.get(key(5))).as("reads go on").hasSize(1);
+            assertThat(store.get(key(9))).hasSize(1);
+        }
+    }
+}
