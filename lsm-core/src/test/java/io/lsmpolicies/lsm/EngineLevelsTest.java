@@ -105,14 +105,14 @@ class EngineLevelsTest {
             return out;
         }
 
+        /** The tables of {@code level} overlapping the union key range of {@code with} (what the output spans). */
         static List<SSTableInfo> overlapping(List<SSTableInfo> level, List<SSTableInfo> with) {
+            Key min = with.stream().map(SSTableInfo::minKey).min(Key::compareTo).orElseThrow();
+            Key max = with.stream().map(SSTableInfo::maxKey).max(Key::compareTo).orElseThrow();
             List<SSTableInfo> out = new ArrayList<>();
             for (SSTableInfo t : level) {
-                for (SSTableInfo w : with) {
-                    if (t.minKey().compareTo(w.maxKey()) <= 0 && w.minKey().compareTo(t.maxKey()) <= 0) {
-                        out.add(t);
-                        break;
-                    }
+                if (t.minKey().compareTo(max) <= 0 && min.compareTo(t.maxKey()) <= 0) {
+                    out.add(t);
                 }
             }
             return out;

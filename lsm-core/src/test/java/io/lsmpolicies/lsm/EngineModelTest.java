@@ -62,6 +62,16 @@ class EngineModelTest {
         new Run(policy, 2, SyncMode.OFF, BASE_SEED ^ policy.hashCode() ^ 2).run();
     }
 
+    static Stream<String> leveledPolicies() {
+        return EngineTestSupport.LEVELED_POLICY_SPECS.stream();
+    }
+
+    @ParameterizedTest(name = "{0}, 2 merge threads")
+    @MethodSource("leveledPolicies")
+    void leveledPoliciesAgreeWithTheOracle(String policy) throws IOException {
+        new Run(policy, 2, SyncMode.ASYNC, BASE_SEED ^ policy.hashCode() ^ 5).run();
+    }
+
     /** OFF loses nothing here: every reopen is a clean close, and close flushes the MemTables. */
     @ParameterizedTest(name = "WAL {0}")
     @EnumSource(SyncMode.class)

@@ -3,7 +3,9 @@ package io.lsmpolicies.merge;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.PolicyConfigurationException;
 import io.lsmpolicies.merge.spi.PolicyFactory;
+import io.lsmpolicies.merge.spi.PolicyLayout;
 import io.lsmpolicies.merge.spi.PolicyParameters;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
@@ -86,5 +88,19 @@ public final class MergePolicies {
     /** The names of every registered policy, sorted. */
     public static List<String> names() {
         return List.copyOf(Registry.FACTORIES.keySet());
+    }
+
+    /**
+     * The names of the registered policies of one layout, sorted: {@code names(PolicyLayout.STACK)} is what the
+     * simulator can run.
+     */
+    public static List<String> names(PolicyLayout layout) {
+        List<String> out = new ArrayList<>();
+        Registry.FACTORIES.forEach((name, f) -> {
+            if (f.layout() == layout) {
+                out.add(name);
+            }
+        });
+        return List.copyOf(out);
     }
 }

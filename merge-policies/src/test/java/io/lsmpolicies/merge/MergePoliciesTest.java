@@ -7,6 +7,7 @@ import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.ParameterSpec;
 import io.lsmpolicies.merge.spi.PolicyConfigurationException;
 import io.lsmpolicies.merge.spi.PolicyFactory;
+import io.lsmpolicies.merge.spi.PolicyLayout;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -15,15 +16,81 @@ class MergePoliciesTest {
 
     @Test
     void everyPolicyIsDiscoveredByItsStableName() {
-        assertThat(MergePolicies.names()).containsExactly("bigtable", "binomial", "constant", "exploring",
-                "minlatency", "no-merge", "prefix", "tiered");
+        assertThat(MergePolicies.names()).containsExactly("bigtable", "binomial", "composed", "constant", "exploring",
+                "full-leveling", "leveled", "minlatency", "no-merge", "one-leveling", "prefix", "tiered", "universal");
         for (PolicyFactory f : MergePolicies.factories().values()) {
             assertThat(f.name()).matches("[a-z]+(-[a-z]+)*");
             assertThat(f.description()).isNotBlank();
             for (ParameterSpec p : f.parameters()) {
-                assertThat(p.name()).matches("[a-z]+(-[a-z]+)*");
+                assertThat(p.name()).matches("[a-z0-9]+(-[a-z0-9]+)*");
             }
         }
+    }
+
+    @Test
+    void layoutsSeparateStackPoliciesFromLeveledOnes() {
+        assertThat(MergePolicies.names(PolicyLayout.STACK)).containsExactly("bigtable", "binomial", "constant",
+                "exploring", "minlatency", "no-merge", "prefix", "tiered");
+        assertThat(MergePolicies.names(PolicyLayout.LEVELED)).containsExactly("composed", "full-leveling", "leveled",
+                "one-leveling", "universal");
+    }
+
+    @Test
+    void choiceParametersTakeANameAndTheirDefault() {
+        MergePolicy rr = MergePolicies.parse("leveled:picker=round-robin,size-ratio=10");
+        assertThat(rr.parameters().getChoice("picker")).isEqualTo("round-robin");
+        assertThat(rr.parameters().getInt("size-ratio")).isEqualTo(10);
+        assertThat(rr.parameters().toString()).contains("picker=round-robin");
+        assertThat(MergePolicies.create("leveled", Map.of()).parameters().values()).contains(
+                Map.entry("picker", "min-overlapping-ratio"), Map.entry("level-targets", "static"),
+                Map.entry("base-level-bytes", 268435456L), Map.entry("max-compaction-bytes", 0L));
+        assertThat(MergePolicies.parse(" leveled : picker = coldest ").parameters().getChoice("picker"))
+                .isEqualTo("coldest");
+    }
+
+    @Test
+    void badChoicesNameThePolicyParameterValueAndTheChoices() {
+        assertThatThrownBy(() -> MergePolicies.parse("leveled:picker=round_robin"))
+                .isInstanceOf(PolicyConfigurationException.class)
+                .hasMessage("policy 'leveled': parameter 'picker' = 'round_robin' is not a known choice; accepted: "
+                        + "one of round-robin, min-overlapping-ratio, refined-mor, oldest-largest-seq-first, "
+                        + "oldest-smallest-seq-first, least-overlap-grandparent, coldest, oldest, tombstone-density, "
+                        + "tombstone-age")
+                .satisfies(e -> {
+                    PolicyConfigurationException p = (PolicyConfigurationException) e;
+                    assertThat(p.policy()).isEqualTo("leveled");
+                    assertThat(p.parameter()).isEqualTo("picker");
+                    assertThat(p.value()).isEqualTo("round_robin");
+                });
+        assertThatThrownBy(() -> MergePolicies.create("leveled", Map.of("level-targets", 1)))
+                .hasMessage("policy 'leveled': parameter 'level-targets' = '1' is not a known choice; accepted: "
+                        + "one of static, dynamic");
+        assertThatThrownBy(() -> MergePolicies.parse("leveled:picker=Round-Robin"))
+                .hasMessageContaining("'Round-Robin' is not a known choice");
+        assertThatThrownBy(() -> MergePolicies.parse("leveled:picker="))
+                .hasMessageContaining("parameter 'picker' = '' is not a known choice");
+        assertThatThrownBy(() -> MergePolicies.parse("leveled:size-ratio=round-robin"))
+                .hasMessageContaining("'size-ratio' = 'round-robin' is not an integer; accepted: integer in [2, 1000]");
+        assertThatThrownBy(() -> MergePolicies.parse("leveled:pickr=coldest"))
+                .hasMessageContaining("policy 'leveled' has no parameter 'pickr'")
+                .hasMessageContaining("picker (one of round-robin, min-overlapping-ratio,")
+                .hasMessageContaining(", default min-overlapping-ratio)");
+    }
+
+    @Test
+    void choiceSpecsAreValidatedWhenDeclared() {
+        assertThatThrownBy(() -> ParameterSpec.optionalChoice("p", java.util.List.of("a", "a"), "a", "x"))
+                .hasMessageContaining("distinct names");
+        assertThatThrownBy(() -> ParameterSpec.optionalChoice("p", java.util.List.of("a", "b"), "c", "x"))
+                .hasMessageContaining("default c is not one of [a, b]");
+        assertThatThrownBy(() -> ParameterSpec.optionalChoice("p", java.util.List.of("A"), "A", "x"))
+                .hasMessageContaining("choice 'A' is not kebab-case");
+        ParameterSpec p = ParameterSpec.optionalChoice("p", java.util.List.of("a", "b"), "b", "x");
+        assertThat(p.accepts("a")).isTrue();
+        assertThat(p.accepts("c")).isFalse();
+        assertThat(p.accepts(1)).isFalse();
+        assertThat(p.accepted()).isEqualTo("one of a, b");
+        assertThat(ParameterSpec.optionalInt("k", 1, 9, 2, "x").accepts("2")).isFalse();
     }
 
     @Test
@@ -48,8 +115,9 @@ class MergePoliciesTest {
     void unknownPolicyListsTheKnownOnes() {
         assertThatThrownBy(() -> MergePolicies.create("binomal", Map.of("k", 4)))
                 .isInstanceOf(PolicyConfigurationException.class)
-                .hasMessage("unknown merge policy 'binomal'; known policies: bigtable, binomial, constant, "
-                        + "exploring, minlatency, no-merge, prefix, tiered");
+                .hasMessage("unknown merge policy 'binomal'; known policies: bigtable, binomial, composed, constant, "
+                        + "exploring, full-leveling, leveled, minlatency, no-merge, one-leveling, prefix, tiered, "
+                        + "universal");
     }
 
     @Test

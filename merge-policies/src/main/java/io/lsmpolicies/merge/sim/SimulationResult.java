@@ -25,7 +25,7 @@ import java.util.Map;
  */
 public record SimulationResult(
         String policy,
-        Map<String, Number> parameters,
+        Map<String, Object> parameters,
         String flushSize,
         long seed,
         long flushes,

@@ -1,11 +1,14 @@
 package io.lsmpolicies.merge.sim;
 
+import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.spi.Decision;
 import io.lsmpolicies.merge.spi.Key;
 import io.lsmpolicies.merge.spi.MergeJob;
 import io.lsmpolicies.merge.spi.MergeKind;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.PersistentStack;
+import io.lsmpolicies.merge.spi.PolicyFactory;
+import io.lsmpolicies.merge.spi.PolicyLayout;
 import io.lsmpolicies.merge.spi.PolicyState;
 import io.lsmpolicies.merge.spi.SSTableInfo;
 import io.lsmpolicies.merge.spi.SortedRun;
@@ -27,7 +30,8 @@ import java.util.function.Consumer;
  * policy objects are the ones the engine runs, driven through the same protocol ({@code onFlush}, then
  * {@code decide} until no job), so a schedule here is the schedule in the engine.
  *
- * <p>The simulator enforces the stack model: every merge must take SSTables that are contiguous in the
+ * <p>Only stack policies run here ({@link #requireStack}); leveled ones run in the engine.
+ * The simulator enforces the stack model: every merge must take SSTables that are contiguous in the
  * stack (a stable policy) and must be a real merge into level 0; anything else is an
  * {@link IllegalStateException} naming the policy and the flush.
  *
@@ -48,9 +52,27 @@ public final class Simulator {
      * @param seed   recorded in the result (the seed the random flush sizes were drawn with)
      */
     public Simulator(MergePolicy policy, FlushSizes sizes, long seed) {
+        requireStack(policy);
         this.policy = policy;
         this.sizes = sizes;
         this.seed = seed;
+    }
+
+    /**
+     * Checks that {@code policy} is one the stack model can run: a registered policy must be of layout
+     * {@link PolicyLayout#STACK} (a policy not in the registry, e.g. one built in a test, is accepted and still
+     * checked job by job).
+     *
+     * @throws IllegalArgumentException naming the policy and the stack policies if it is a leveled policy
+     */
+    public static void requireStack(MergePolicy policy) {
+        PolicyFactory f = MergePolicies.factories().get(policy.name());
+        if (f != null && f.layout() != PolicyLayout.STACK) {
+            throw new IllegalArgumentException("policy '" + policy.name() + "' is a " + f.layout().name()
+                    .toLowerCase(java.util.Locale.ROOT) + " policy; the simulator runs only stack policies ("
+                    + String.join(", ", MergePolicies.names(PolicyLayout.STACK)) + "): run '" + policy.name()
+                    + "' in the engine (lsm-core)");
+        }
     }
 
     /** Runs {@code flushes} flushes. */

@@ -15,6 +15,14 @@ public interface PolicyFactory {
     /** One sentence saying what the policy does. */
     String description();
 
+    /**
+     * The shape of tree the policy decides on. Stack-based unless a factory says otherwise, so that factories
+     * written before leveled layouts existed keep working; every leveled factory overrides this.
+     */
+    default PolicyLayout layout() {
+        return PolicyLayout.STACK;
+    }
+
     /** The parameters the policy accepts, with types, ranges and defaults. */
     List<ParameterSpec> parameters();
 

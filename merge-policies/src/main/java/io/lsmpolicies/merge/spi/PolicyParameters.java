@@ -12,9 +12,10 @@ import java.util.TreeSet;
  * {@link #parse} is the one place where user-supplied values (strings or numbers) are checked.
  *
  * @param policy the policy name
- * @param values parameter name to value, in declaration order
+ * @param values parameter name to value, in declaration order: an {@code Integer}, {@code Long} or
+ *               {@code Double} for a numeric parameter, the chosen name ({@code String}) for a choice
  */
-public record PolicyParameters(String policy, Map<String, Number> values) {
+public record PolicyParameters(String policy, Map<String, Object> values) {
 
     public PolicyParameters {
         values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
@@ -37,7 +38,7 @@ public record PolicyParameters(String policy, Map<String, Number> values) {
                                 + describe(specs));
             }
         }
-        Map<String, Number> values = new LinkedHashMap<>();
+        Map<String, Object> values = new LinkedHashMap<>();
         for (ParameterSpec spec : specs) {
             Object raw = given.get(spec.name());
             if (raw == null) {
@@ -48,7 +49,7 @@ public record PolicyParameters(String policy, Map<String, Number> values) {
                 values.put(spec.name(), spec.defaultValue());
                 continue;
             }
-            Number value = convert(policy, spec, raw);
+            Object value = convert(policy, spec, raw);
             if (!spec.accepts(value)) {
                 throw outOfRange(policy, spec, raw);
             }
@@ -57,8 +58,16 @@ public record PolicyParameters(String policy, Map<String, Number> values) {
         return new PolicyParameters(policy, values);
     }
 
-    private static Number convert(String policy, ParameterSpec spec, Object raw) {
+    private static Object convert(String policy, ParameterSpec spec, Object raw) {
         String text = raw instanceof Number n ? numberText(n) : raw.toString().trim();
+        if (spec.type() == ParameterSpec.Type.CHOICE) {
+            if (!spec.choices().contains(text)) {
+                throw new PolicyConfigurationException(policy, spec.name(), String.valueOf(raw), "policy '" + policy
+                        + "': parameter '" + spec.name() + "' = '" + raw + "' is not a known choice; accepted: "
+                        + spec.accepted());
+            }
+            return text;
+        }
         if (spec.type() == ParameterSpec.Type.DOUBLE) {
             try {
                 double d = Double.parseDouble(text);
@@ -114,28 +123,50 @@ public record PolicyParameters(String policy, Map<String, Number> values) {
 
     /** An {@code int} parameter. REQUIRES: declared as {@link ParameterSpec.Type#INT}. */
     public int getInt(String name) {
-        return lookup(name).intValue();
+        return number(name).intValue();
     }
 
     /** A {@code long} parameter. */
     public long getLong(String name) {
-        return lookup(name).longValue();
+        return number(name).longValue();
     }
 
     /** A {@code double} parameter. */
     public double getDouble(String name) {
-        return lookup(name).doubleValue();
+        return number(name).doubleValue();
     }
 
-    private Number lookup(String name) {
-        Number n = values.get(name);
-        if (n == null) {
+    /** The chosen name of a choice parameter. REQUIRES: declared as {@link ParameterSpec.Type#CHOICE}. */
+    public String getChoice(String name) {
+        Object v = lookup(name);
+        if (v instanceof String s) {
+            return s;
+        }
+        throw new IllegalArgumentException("policy '" + policy + "': parameter '" + name + "' is a number, not a choice");
+    }
+
+    /** Whether the policy declares parameter {@code name}. */
+    public boolean has(String name) {
+        return values.containsKey(name);
+    }
+
+    private Number number(String name) {
+        Object v = lookup(name);
+        if (v instanceof Number n) {
+            return n;
+        }
+        throw new IllegalArgumentException("policy '" + policy + "': parameter '" + name + "' is a choice, not a number");
+    }
+
+    private Object lookup(String name) {
+        Object v = values.get(name);
+        if (v == null) {
             throw new IllegalArgumentException("policy '" + policy + "' has no parameter '" + name + "'");
         }
-        return n;
+        return v;
     }
 
-    /** {@code name=value} pairs, e.g. {@code k=4, lambda=1.2}. */
+    /** {@code name=value} pairs, e.g. {@code k=4, lambda=1.2} or {@code picker=round-robin}. */
     @Override
     public String toString() {
         List<String> parts = new ArrayList<>();

@@ -183,4 +183,13 @@ class SimulatorTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("flush 1")
                 .hasMessageContaining("negative size -5");
     }
+
+    @Test
+    void leveledPoliciesAreRefusedWithTheStackPoliciesNamed() {
+        assertThatThrownBy(() -> new Simulator(policy("leveled"), FlushSizeSources.constant(1), 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("policy 'leveled' is a leveled policy; the simulator runs only stack policies "
+                        + "(bigtable, binomial, constant,");
+        Simulator.requireStack(policy("binomial", "k", 3));
+    }
 }

@@ -10,6 +10,7 @@ import io.lsmpolicies.merge.sim.Simulator;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.ParameterSpec;
 import io.lsmpolicies.merge.spi.PolicyFactory;
+import io.lsmpolicies.merge.spi.PolicyLayout;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -48,7 +49,7 @@ public final class LsmSim implements Callable<Integer> {
             description = "Policy to simulate, optionally with parameters; repeat to compare several.")
     private List<String> policies = new ArrayList<>();
 
-    @Option(names = "--all", description = "Simulate every registered policy.")
+    @Option(names = "--all", description = "Simulate every registered stack policy (leveled ones run in the engine).")
     private boolean all;
 
     @Option(names = "--param", paramLabel = "[POLICY.]P=V",
@@ -114,7 +115,7 @@ public final class LsmSim implements Callable<Integer> {
         }
         List<String> selected = new ArrayList<>(policies);
         if (all) {
-            selected.addAll(MergePolicies.names());
+            selected.addAll(MergePolicies.names(PolicyLayout.STACK));
         }
         if (selected.isEmpty()) {
             throw new IllegalArgumentException("no policy selected: give --policy NAME (see --list) or --all");
@@ -207,7 +208,8 @@ public final class LsmSim implements Callable<Integer> {
 
     private static void listPolicies(PrintWriter out) {
         for (PolicyFactory f : MergePolicies.factories().values()) {
-            out.println(f.name() + " - " + f.description());
+            out.println(f.name() + " - " + f.description()
+                    + (f.layout() == PolicyLayout.STACK ? "" : " [leveled: runs in the engine, not simulated]"));
             for (ParameterSpec p : f.parameters()) {
                 out.println("    " + p.name() + "  " + p.accepted()
                         + (p.required() ? ", required" : ", default " + p.defaultValue()) + "  " + p.description());

@@ -2,6 +2,7 @@ package io.lsmpolicies.merge.sim.cli;
 
 import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.PolicySpec;
+import io.lsmpolicies.merge.sim.Simulator;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.ParameterSpec;
 import io.lsmpolicies.merge.spi.PolicyConfigurationException;
@@ -60,7 +61,9 @@ final class PolicySelection {
                 }
             });
             extra.putAll(perPolicy.getOrDefault(spec.name(), Map.of()));
-            out.add(MergePolicies.create(spec.withDefaults(extra)));
+            MergePolicy policy = MergePolicies.create(spec.withDefaults(extra));
+            Simulator.requireStack(policy);
+            out.add(policy);
         }
         for (String policy : perPolicy.keySet()) {
             if (!selectedNames.contains(policy)) {
@@ -85,7 +88,7 @@ final class PolicySelection {
     static String label(MergePolicy policy) {
         StringBuilder b = new StringBuilder(policy.name());
         for (ParameterSpec p : MergePolicies.factory(policy.name()).parameters()) {
-            Number value = policy.parameters().values().get(p.name());
+            Object value = policy.parameters().values().get(p.name());
             if (p.required() || !same(value, p.defaultValue())) {
                 b.append(' ').append(p.name()).append('=').append(value);
             }
@@ -93,7 +96,10 @@ final class PolicySelection {
         return b.toString();
     }
 
-    private static boolean same(Number a, Number b) {
-        return a.getClass() == b.getClass() ? a.equals(b) : a.doubleValue() == b.doubleValue();
+    private static boolean same(Object a, Object b) {
+        if (a instanceof Number x && b instanceof Number y && a.getClass() != b.getClass()) {
+            return x.doubleValue() == y.doubleValue();
+        }
+        return a.equals(b);
     }
 }

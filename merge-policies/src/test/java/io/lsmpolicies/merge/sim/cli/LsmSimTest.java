@@ -145,9 +145,38 @@ class LsmSimTest {
     }
 
     @Test
-    void allSelectsEveryRegisteredPolicy() throws Exception {
+    void allSelectsEveryRegisteredStackPolicy() throws Exception {
         Run r = run("--all", "--param", "k=3", "--flushes", "100", "--format", "json");
         assertThat(r.status()).as(r.err()).isZero();
-        assertThat(new ObjectMapper().readTree(r.out()).size()).isEqualTo(8);
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(json.size()).isEqualTo(8);
+        for (JsonNode result : json) {
+            assertThat(result.get("policy").asText()).isNotIn("leveled", "full-leveling", "one-leveling", "universal",
+                    "composed");
+        }
+    }
+
+    @Test
+    void namingALeveledPolicyIsAClearError() {
+        Run r = run("--policy", "leveled:picker=round-robin", "--flushes", "10");
+        assertThat(r.status()).isEqualTo(2);
+        assertThat(r.err()).contains("policy 'leveled' is a leveled policy; the simulator runs only stack policies "
+                + "(bigtable, binomial, constant, exploring, minlatency, no-merge, prefix, tiered): run 'leveled' in "
+                + "the engine (lsm-core)");
+        assertThat(r.out()).isEmpty();
+        assertThat(run("--policy", "binomial:k=3", "--policy", "universal", "--flushes", "10").err())
+                .contains("policy 'universal' is a leveled policy");
+    }
+
+    @Test
+    void listMarksLeveledPoliciesAndShowsChoices() {
+        Run r = run("--list");
+        assertThat(r.status()).isZero();
+        assertThat(r.out()).contains("leveled - ").contains("[leveled: runs in the engine, not simulated]")
+                .contains("    picker  one of round-robin, min-overlapping-ratio, refined-mor, ")
+                .contains(", default min-overlapping-ratio  ")
+                .contains("    level-targets  one of static, dynamic, default static  ");
+        assertThat(r.out().lines().filter(l -> l.startsWith("binomial - ")).findFirst().orElseThrow())
+                .doesNotContain("[leveled");
     }
 }
