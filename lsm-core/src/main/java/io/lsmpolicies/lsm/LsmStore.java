@@ -28,6 +28,7 @@ import io.lsmpolicies.merge.spi.MergeJob;
 import io.lsmpolicies.merge.spi.MergeKind;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.OutputCut;
+import io.lsmpolicies.merge.spi.OutputCutter;
 import io.lsmpolicies.merge.spi.PolicyState;
 import io.lsmpolicies.merge.spi.SSTableInfo;
 import io.lsmpolicies.merge.spi.TreeView;
@@ -604,7 +605,7 @@ public final class LsmStore implements Closeable {
             return;
         }
         Iterator<Entry> entries = new VersionCollapse(m.table().iterator(), liveSnapshots(), false);
-        List<TableRecord> out = writeTables(entries, OutputCutter.of(OutputCut.SINGLE_FILE, List.of()), 0,
+        List<TableRecord> out = writeTables(entries, OutputCutter.of(OutputCut.SINGLE_FILE), 0,
                 IoCause.FLUSH, flushIndex, flushIndex, oldestTombstone, true);
         long flushed = out.stream().mapToLong(TableRecord::fileBytes).sum();
         StoreFiles.syncDirectory(dir);
@@ -736,7 +737,7 @@ public final class LsmStore implements Closeable {
                     mutex.unlock();
                 }
                 outputs.add(mergeTables(inputs, p.withMemTable() ? m : null, flushIndex,
-                        OutputCutter.of(OutputCut.SINGLE_FILE, List.of()),
+                        OutputCutter.of(OutputCut.SINGLE_FILE),
                         p.level(), bottommost));
             }
             StoreFiles.syncDirectory(dir);
@@ -1052,7 +1053,9 @@ public final class LsmStore implements Closeable {
                     inputs.add(tables.get(t.id()));
                 }
                 bottommost = isBottommost(inputs, 0);
-                cutter = OutputCutter.of(job.cut(), manifest.current().level(job.outputLevel() + 1));
+                List<TableRecord> grandparents = manifest.current().level(job.outputLevel() + 1);
+                cutter = OutputCutter.of(job.cut(), grandparents.stream().map(TableRecord::maxKey)
+                        .toArray(byte[][]::new), grandparents.stream().mapToLong(TableRecord::fileBytes).toArray());
             } finally {
                 mutex.unlock();
             }

@@ -13,6 +13,7 @@ import io.lsmpolicies.merge.spi.MergeJob;
 import io.lsmpolicies.merge.spi.MergeKind;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.OutputCut;
+import io.lsmpolicies.merge.spi.OutputCutter;
 import io.lsmpolicies.merge.spi.PolicyParameters;
 import io.lsmpolicies.merge.spi.PolicyState;
 import io.lsmpolicies.merge.spi.SSTableInfo;
@@ -270,7 +271,9 @@ class EngineLevelsTest {
             byte[] hi = key(g * 100 + 99);
             grandparents.add(new TableRecord(g + 1, 2, 1000, 1, 0, lo, hi, 0, 0, 1, 1, 0, Long.MAX_VALUE, 900));
         }
-        OutputCutter cutter = OutputCutter.of(new OutputCut.AtGrandparentBoundaries(1L << 40, 2500), grandparents);
+        OutputCutter cutter = OutputCutter.of(new OutputCut.AtGrandparentBoundaries(1L << 40, 2500),
+                grandparents.stream().map(TableRecord::maxKey).toArray(byte[][]::new),
+                grandparents.stream().mapToLong(TableRecord::fileBytes).toArray());
         List<Integer> cuts = new ArrayList<>();
         long fileBytes = 0;
         for (int k = 0; k < 1000; k += 10) {
@@ -282,11 +285,11 @@ class EngineLevelsTest {
         }
         // Each file may overlap at most 2500 bytes of grandparents: it is cut when it passes the third one.
         assertThat(cuts).containsExactly(300, 600, 900);
-        OutputCutter bySize = OutputCutter.of(new OutputCut.ByTargetSize(1000), List.of());
+        OutputCutter bySize = OutputCutter.of(new OutputCut.ByTargetSize(1000));
         assertThat(bySize.cutBefore(key(1), 0)).as("never before the first key").isFalse();
         assertThat(bySize.cutBefore(key(2), 999)).isFalse();
         assertThat(bySize.cutBefore(key(3), 1000)).isTrue();
-        OutputCutter single = OutputCutter.of(OutputCut.SINGLE_FILE, List.of());
+        OutputCutter single = OutputCutter.of(OutputCut.SINGLE_FILE);
         assertThat(single.cutBefore(key(3), Long.MAX_VALUE / 2)).isFalse();
     }
 

@@ -69,9 +69,14 @@ public final class ModelFile {
                 .lastAccessMillis(created).oldestTombstoneMillis(oldestTombstone).build();
     }
 
-    /** The policy-visible key of {@code k}: 4 bytes, big-endian. REQUIRES {@code k >= 0}. */
+    /** The policy-visible key of {@code k}: {@link #keyBytes}. REQUIRES {@code k >= 0}. */
     public static Key key(int k) {
-        return Key.of(new byte[] {(byte) (k >>> 24), (byte) (k >>> 16), (byte) (k >>> 8), (byte) k});
+        return Key.of(keyBytes(k));
+    }
+
+    /** The bytes of key {@code k}: 4, big-endian, so unsigned byte order is integer order for k >= 0. */
+    static byte[] keyBytes(int k) {
+        return new byte[] {(byte) (k >>> 24), (byte) (k >>> 16), (byte) (k >>> 8), (byte) k};
     }
 
     /** The integer of a 4-byte key made by {@link #key(int)}. */

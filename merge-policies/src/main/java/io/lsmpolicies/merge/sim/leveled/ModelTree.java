@@ -3,6 +3,8 @@ package io.lsmpolicies.merge.sim.leveled;
 import io.lsmpolicies.merge.spi.LevelView;
 import io.lsmpolicies.merge.spi.MergeJob;
 import io.lsmpolicies.merge.spi.MergeKind;
+import io.lsmpolicies.merge.spi.OutputCut;
+import io.lsmpolicies.merge.spi.OutputCutter;
 import io.lsmpolicies.merge.spi.SSTableInfo;
 import io.lsmpolicies.merge.spi.SortedRun;
 import io.lsmpolicies.merge.spi.TreeView;
@@ -25,7 +27,7 @@ import java.util.Set;
  *   <li>A {@link MergeKind#REAL} job reads all its inputs (from any levels), keeps the newest version of each key,
  *       drops tombstones only when the job is bottommost (no file outside the inputs that is not newer than
  *       every input overlaps an input's key range: the engine's rule), and writes the rest to
- *       {@code outputLevel}, cut as the job's {@code OutputCut} says ({@link ModelCutter}).</li>
+ *       {@code outputLevel}, cut as the job's {@code OutputCut} says ({@link io.lsmpolicies.merge.spi.OutputCutter}, the engine's own).</li>
  *   <li>A {@link MergeKind#TRIVIAL_MOVE} moves its one input to {@code outputLevel} unchanged: nothing is read or
  *       written.</li>
  *   <li>A job that names a file that is not live, asks for a virtual merge, or would leave two files of a
@@ -122,7 +124,7 @@ public final class ModelTree {
             read += f.info().bytes();
         }
         remove(inputs);
-        List<ModelFile> outputs = merge(inputs, ModelCutter.of(job.cut(), grandparents), bottommost);
+        List<ModelFile> outputs = merge(inputs, cutter(job.cut(), grandparents), bottommost);
         install(job, job.outputLevel(), outputs);
         long written = 0;
         for (ModelFile f : outputs) {
@@ -381,7 +383,13 @@ public final class ModelTree {
      * tombstone flag, so that after sorting the first entry of each key is its newest version. Faster than a
      * heap over the inputs for the model's small files (the search runs millions of merges).
      */
-    private List<ModelFile> merge(List<ModelFile> inputs, ModelCutter cutter, boolean bottommost) {
+    /** The engine's cutter over the model's files; keys become their 4-byte big-endian form. */
+    private static OutputCutter cutter(OutputCut cut, List<ModelFile> grandparents) {
+        return OutputCutter.of(cut, grandparents.stream().map(f -> ModelFile.keyBytes(f.maxKey())).toArray(byte[][]::new),
+                grandparents.stream().mapToLong(f -> f.info().bytes()).toArray());
+    }
+
+    private List<ModelFile> merge(List<ModelFile> inputs, OutputCutter cutter, boolean bottommost) {
         int total = 0;
         long minFlush = Long.MAX_VALUE;
         long maxFlush = Long.MIN_VALUE;
@@ -414,7 +422,7 @@ public final class ModelTree {
             if (tomb && bottommost) {
                 continue;
             }
-            if (cutter.cutBefore(key, (n - fileStart) * entryBytes)) {
+            if (cutter.cutBefore(ModelFile.keyBytes(key), (n - fileStart) * entryBytes)) {
                 cuts.add(n);
                 fileStart = n;
             }

@@ -1,9 +1,6 @@
-package io.lsmpolicies.lsm;
+package io.lsmpolicies.merge.spi;
 
-import io.lsmpolicies.lsm.manifest.TableRecord;
-import io.lsmpolicies.merge.spi.OutputCut;
 import java.util.Arrays;
-import java.util.List;
 
 /**
  * Decides where a merge cuts its output into files, as its job's {@link OutputCut} says. Asked before each new
@@ -19,9 +16,10 @@ import java.util.List;
  *   <li>{@code AtCursor}: by target size, and once at the first key at or after the cursor, so that the
  *       next round-robin pass starts on a file boundary (RocksDB's kRoundRobin output split).</li>
  * </ul>
- * One instance per merge; not thread-safe.
+ * Keys are compared as unsigned bytes. The engine (lsm-core) and the leveled model (sim.leveled) both cut
+ * with this class, so a schedule in the model is the engine's. One instance per merge; not thread-safe.
  */
-final class OutputCutter {
+public final class OutputCutter {
     private final long targetBytes;
     private final long maxGrandparentOverlap;
     /** Grandparent tables' largest keys and sizes, ascending by key. */
@@ -33,39 +31,51 @@ final class OutputCutter {
     private boolean seenKey;
     private boolean cursorPassed;
 
-    private OutputCutter(long targetBytes, long maxGrandparentOverlap, List<TableRecord> grandparents,
-            byte[] cursor) {
+    private OutputCutter(long targetBytes, long maxGrandparentOverlap, byte[][] grandparentMaxKeys,
+            long[] grandparentBytes, byte[] cursor) {
         this.targetBytes = targetBytes;
         this.maxGrandparentOverlap = maxGrandparentOverlap;
-        this.grandparentMaxKeys = grandparents.stream().map(TableRecord::maxKey).toArray(byte[][]::new);
-        this.grandparentBytes = grandparents.stream().mapToLong(TableRecord::fileBytes).toArray();
+        this.grandparentMaxKeys = grandparentMaxKeys;
+        this.grandparentBytes = grandparentBytes;
         this.cursor = cursor;
     }
 
     /**
      * The cutter for {@code cut}.
      *
-     * @param grandparents the tables of the level below the output level, ascending by key (used only by
-     *                     {@code AtGrandparentBoundaries})
+     * @param grandparentMaxKeys the largest keys of the files of the level below the output level, ascending
+     *                           (used only by {@code AtGrandparentBoundaries}; not copied)
+     * @param grandparentBytes   those files' sizes, in the same order
      */
-    static OutputCutter of(OutputCut cut, List<TableRecord> grandparents) {
+    public static OutputCutter of(OutputCut cut, byte[][] grandparentMaxKeys, long[] grandparentBytes) {
+        if (grandparentMaxKeys.length != grandparentBytes.length) {
+            throw new IllegalArgumentException(grandparentMaxKeys.length + " grandparent keys but "
+                    + grandparentBytes.length + " sizes");
+        }
+        byte[][] none = new byte[0][];
         if (cut instanceof OutputCut.SingleFile) {
-            return new OutputCutter(Long.MAX_VALUE, Long.MAX_VALUE, List.of(), null);
+            return new OutputCutter(Long.MAX_VALUE, Long.MAX_VALUE, none, new long[0], null);
         } else if (cut instanceof OutputCut.ByTargetSize b) {
-            return new OutputCutter(b.targetBytes(), Long.MAX_VALUE, List.of(), null);
+            return new OutputCutter(b.targetBytes(), Long.MAX_VALUE, none, new long[0], null);
         } else if (cut instanceof OutputCut.AtGrandparentBoundaries g) {
-            return new OutputCutter(g.targetBytes(), g.maxGrandparentOverlapBytes(), grandparents, null);
+            return new OutputCutter(g.targetBytes(), g.maxGrandparentOverlapBytes(), grandparentMaxKeys,
+                    grandparentBytes, null);
         } else if (cut instanceof OutputCut.AtCursor c) {
-            return new OutputCutter(c.targetBytes(), Long.MAX_VALUE, List.of(), c.cursor().toByteArray());
+            return new OutputCutter(c.targetBytes(), Long.MAX_VALUE, none, new long[0], c.cursor().toByteArray());
         }
         throw new IllegalArgumentException("unknown output cut " + cut);
+    }
+
+    /** A cutter for {@code cut} with no grandparent level. */
+    public static OutputCutter of(OutputCut cut) {
+        return of(cut, new byte[0][], new long[0]);
     }
 
     /**
      * Whether to start a new file before {@code key}, the current file holding {@code fileBytes} bytes
      * ({@code fileBytes == 0}: no file is open, so never). Call once per distinct key, in key order.
      */
-    boolean cutBefore(byte[] key, long fileBytes) {
+    public boolean cutBefore(byte[] key, long fileBytes) {
         boolean cut = fileBytes > 0 && fileBytes >= targetBytes;
         while (grandparent < grandparentMaxKeys.length
                 && Arrays.compareUnsigned(key, grandparentMaxKeys[grandparent]) > 0) {
