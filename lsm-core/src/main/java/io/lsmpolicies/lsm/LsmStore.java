@@ -1054,7 +1054,8 @@ public final class LsmStore implements Closeable {
                 }
                 bottommost = isBottommost(inputs, 0);
                 List<TableRecord> grandparents = manifest.current().level(job.outputLevel() + 1);
-                cutter = OutputCutter.of(job.cut(), grandparents.stream().map(TableRecord::maxKey)
+                cutter = OutputCutter.of(job.cut(), grandparents.stream().map(TableRecord::minKey)
+                        .toArray(byte[][]::new), grandparents.stream().map(TableRecord::maxKey)
                         .toArray(byte[][]::new), grandparents.stream().mapToLong(TableRecord::fileBytes).toArray());
             } finally {
                 mutex.unlock();

@@ -13,7 +13,6 @@ import io.lsmpolicies.merge.spi.MergeJob;
 import io.lsmpolicies.merge.spi.MergeKind;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.OutputCut;
-import io.lsmpolicies.merge.spi.OutputCutter;
 import io.lsmpolicies.merge.spi.PolicyParameters;
 import io.lsmpolicies.merge.spi.PolicyState;
 import io.lsmpolicies.merge.spi.SSTableInfo;
@@ -261,36 +260,6 @@ class EngineLevelsTest {
             assertThat(l1).as("no table spans the cursor").noneMatch(t -> Arrays.compareUnsigned(t.minKey(), cursor) < 0
                     && Arrays.compareUnsigned(t.maxKey(), cursor) >= 0);
         }
-    }
-
-    @Test
-    void grandparentOverlapBoundsEachOutputFile() {
-        List<TableRecord> grandparents = new ArrayList<>();
-        for (int g = 0; g < 10; g++) {
-            byte[] lo = key(g * 100);
-            byte[] hi = key(g * 100 + 99);
-            grandparents.add(new TableRecord(g + 1, 2, 1000, 1, 0, lo, hi, 0, 0, 1, 1, 0, Long.MAX_VALUE, 900));
-        }
-        OutputCutter cutter = OutputCutter.of(new OutputCut.AtGrandparentBoundaries(1L << 40, 2500),
-                grandparents.stream().map(TableRecord::maxKey).toArray(byte[][]::new),
-                grandparents.stream().mapToLong(TableRecord::fileBytes).toArray());
-        List<Integer> cuts = new ArrayList<>();
-        long fileBytes = 0;
-        for (int k = 0; k < 1000; k += 10) {
-            if (cutter.cutBefore(key(k), fileBytes)) {
-                cuts.add(k);
-                fileBytes = 0;
-            }
-            fileBytes += 100;
-        }
-        // Each file may overlap at most 2500 bytes of grandparents: it is cut when it passes the third one.
-        assertThat(cuts).containsExactly(300, 600, 900);
-        OutputCutter bySize = OutputCutter.of(new OutputCut.ByTargetSize(1000));
-        assertThat(bySize.cutBefore(key(1), 0)).as("never before the first key").isFalse();
-        assertThat(bySize.cutBefore(key(2), 999)).isFalse();
-        assertThat(bySize.cutBefore(key(3), 1000)).isTrue();
-        OutputCutter single = OutputCutter.of(OutputCut.SINGLE_FILE);
-        assertThat(single.cutBefore(key(3), Long.MAX_VALUE / 2)).isFalse();
     }
 
     @Test

@@ -385,7 +385,8 @@ public final class ModelTree {
      */
     /** The engine's cutter over the model's files; keys become their 4-byte big-endian form. */
     private static OutputCutter cutter(OutputCut cut, List<ModelFile> grandparents) {
-        return OutputCutter.of(cut, grandparents.stream().map(f -> ModelFile.keyBytes(f.maxKey())).toArray(byte[][]::new),
+        return OutputCutter.of(cut, grandparents.stream().map(f -> ModelFile.keyBytes(f.minKey())).toArray(byte[][]::new),
+                grandparents.stream().map(f -> ModelFile.keyBytes(f.maxKey())).toArray(byte[][]::new),
                 grandparents.stream().mapToLong(f -> f.info().bytes()).toArray());
     }
 

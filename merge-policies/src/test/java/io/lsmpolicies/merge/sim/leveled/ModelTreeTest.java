@@ -158,16 +158,17 @@ class ModelTreeTest {
     }
 
     @Test
-    void grandparentCutsCountWholeGrandparentFilesPassedSinceTheFileBegan() {
+    void grandparentCutsKeepEachOutputsFutureMergeWithinTheBound() {
         ModelTree tree = new ModelTree(ENTRY);
         // Level 2 (the grandparent of a merge into level 1): [10..11], [20..21], [30..31], [40..41], 2 entries each.
         for (int k = 10; k <= 40; k += 10) {
             tree.apply(move(flush(tree, k, k + 1), 2));
         }
         ModelFile f = flush(tree, 5, 12, 15, 22, 25, 32, 35, 42);
-        // Bound: one grandparent file (2 entries). 5 starts a file; 12 passes [10..11] (20 bytes, not > 20); 22
-        // passes [20..21] too (40 > 20): cut, count restarts; 32 passes [30..31] (20); 42 passes [40..41]: cut.
-        JobOutcome o = tree.apply(real(List.of(f), 1, new OutputCut.AtGrandparentBoundaries(1_000, 2 * ENTRY)));
+        // Bound 4 entries on grandparent bytes overlapped plus the file's own (RocksDB's rule a, checked when a
+        // key crosses a grandparent boundary): at 12 the file overlaps [10..11] and holds 1 entry (3); at 22 it
+        // also overlaps [20..21] and holds 3 (7 > 4): cut, counts restart; at 32: 2 + 2 = 4; at 42: 4 + 4: cut.
+        JobOutcome o = tree.apply(real(List.of(f), 1, new OutputCut.AtGrandparentBoundaries(1_000, 4 * ENTRY)));
         assertThat(o.outputs()).extracting(ModelTreeTest::keys).containsExactly(List.of(5, 12, 15),
                 List.of(22, 25, 32, 35), List.of(42));
         // Each output then overlaps at most two grandparent files.
