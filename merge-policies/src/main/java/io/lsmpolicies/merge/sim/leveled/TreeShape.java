@@ -38,9 +38,10 @@ public record TreeShape(int memtableOperations, int targetFileEntries, long base
         return new LevelScoring(sizeRatio, l0Trigger, baseLevelEntries * entryBytes, levels);
     }
 
-    /** Output files cut at the target size. */
+    /** Output files cut as `leveled` cuts them by default: at grandparent boundaries, max compaction bytes 25 x target. */
     public OutputCut cut(long entryBytes) {
-        return new OutputCut.ByTargetSize(targetFileEntries * entryBytes);
+        long target = targetFileEntries * entryBytes;
+        return new OutputCut.AtGrandparentBoundaries(target, 25 * target);
     }
 
     /**

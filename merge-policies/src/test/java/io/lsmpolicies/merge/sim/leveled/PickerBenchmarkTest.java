@@ -177,6 +177,7 @@ class PickerBenchmarkTest {
         BenchmarkSettings d = BenchmarkSettings.builder().build();
         assertThat(BenchWorkload.small(d).name()).isEqualTo("small: 50% updates uniform, 600 ops");
         assertThat(d.smallShape().scoring(1)).isEqualTo(new LevelScoring(4, 4, 100, 7));
-        assertThat(d.smallShape().cut(2)).isEqualTo(new OutputCut.ByTargetSize(50));
+        assertThat(d.smallShape().cut(2)).as("leveled's own cut, max compaction bytes 25 x target")
+                .isEqualTo(new OutputCut.AtGrandparentBoundaries(50, 1250));
     }
 }
