@@ -47,15 +47,22 @@ class EngineLevelsTest {
      * level-1 table); a level-1 table moves (trivially, if nothing in level 2 overlaps it) or merges into
      * level 2 once level 1 holds more than {@code l1Tables} tables, taking the smallest-keyed free table.
      */
-    private record TwoLevels(int l1Tables, Function<TreeView, OutputCut> cut) implements MergePolicy {
+    /** A test policy with a name and no state: only {@code decide} differs. */
+    private abstract static class Stateless implements MergePolicy {
+        private final String name;
+
+        Stateless(String name) {
+            this.name = name;
+        }
+
         @Override
         public String name() {
-            return "test-two-levels";
+            return name;
         }
 
         @Override
         public PolicyParameters parameters() {
-            return new PolicyParameters(name(), Map.of());
+            return new PolicyParameters(name, Map.of());
         }
 
         @Override
@@ -66,6 +73,17 @@ class EngineLevelsTest {
         @Override
         public PolicyState decodeState(byte[] encoded) {
             return NO_STATE;
+        }
+    }
+
+    private static final class TwoLevels extends Stateless {
+        private final int l1Tables;
+        private final Function<TreeView, OutputCut> cut;
+
+        TwoLevels(int l1Tables, Function<TreeView, OutputCut> cut) {
+            super("test-two-levels");
+            this.l1Tables = l1Tables;
+            this.cut = cut;
         }
 
         @Override
@@ -265,27 +283,7 @@ class EngineLevelsTest {
     @Test
     void aJobThatWouldOverlapTablesOfItsLevelIsRefusedAndStopsWrites() throws IOException {
         // A policy that merges level 0 into level 1 but forgets the overlapping level-1 tables.
-        MergePolicy forgetful = new MergePolicy() {
-            @Override
-            public String name() {
-                return "forgetful";
-            }
-
-            @Override
-            public PolicyParameters parameters() {
-                return new PolicyParameters(name(), Map.of());
-            }
-
-            @Override
-            public PolicyState initialState() {
-                return NO_STATE;
-            }
-
-            @Override
-            public PolicyState decodeState(byte[] encoded) {
-                return NO_STATE;
-            }
-
+        MergePolicy forgetful = new Stateless("forgetful") {
             @Override
             public Decision decide(TreeView view, PolicyState state) {
                 List<SSTableInfo> l0 = TwoLevels.tables(view, 0);
