@@ -1,0 +1,24 @@
+package io.lsmpolicies.feeds;
+
+/** Why a record was not applied. Each kind is counted separately in {@link FeedStats}. */
+public enum ErrorKind {
+    /** Bytes outside any record that are not whitespace (one error per run of such bytes). */
+    STRAY_BYTES,
+    /** A record longer than {@link FeedConfig#maxRecordBytes()}; skipped to its closing brace. */
+    TOO_LARGE,
+    /** A framed record that is not valid UTF-8. */
+    INVALID_UTF8,
+    /** A framed record that the format's parser rejects. */
+    SYNTAX,
+    /** A primary key field absent, null, or of a type that is not a key type (string, integer, double, hex). */
+    MISSING_KEY,
+    /** A record the store refused (its key or value exceeds the store's limits). */
+    REJECTED,
+    /** A record cut off by the end of the stream (the client closed or died mid-record); nothing applied. */
+    TRUNCATED,
+    /**
+     * A parsed record the store could not take (it stopped after a background failure, or was closed): the
+     * connection is closed and every record it still held is counted here; none was applied or acknowledged.
+     */
+    STORE_FAILED
+}

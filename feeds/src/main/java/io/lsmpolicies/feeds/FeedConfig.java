@@ -1,0 +1,113 @@
+package io.lsmpolicies.feeds;
+
+import java.util.Objects;
+
+/**
+ * How a feed ingests. Validated when built; an error names the setting, the value and the accepted range.
+ *
+ * @param name            the feed's name (logs, statistics, thread names)
+ * @param format          the record format
+ * @param dataset         where records go, by which key
+ * @param maxRecordBytes  the largest record accepted, in bytes; default 1 MiB, in [16, 64 MiB]. A record must
+ *                        also fit the store's key and value limits, or it is {@link ErrorKind#REJECTED}
+ * @param queueCapacity   parsed records a connection may hold before it stops reading its socket (auto-read off;
+ *                        on again when the queue is half drained); default 1024, in [1, 1M]. The queue may exceed
+ *                        it by the records of one socket read (at most {@link #READ_BUFFER_BYTES} bytes)
+ * @param writerThreads   threads applying records to the store, shared by the feed's connections; default 2,
+ *                        in [1, 64]. A connection's records are applied in order, by one thread at a time
+ * @param ioThreads       Netty event-loop threads reading the sockets; default 1, in [1, 64]
+ * @param insertIfAbsent  put a record only if its key is absent (default false: upsert)
+ * @param acks            write {@code {"acked":N}} lines back (default false, as AsterixDB's clients read nothing)
+ * @param badRecords      what to do after a bad record; default {@link BadRecordPolicy#LOG_AND_CONTINUE}
+ */
+public record FeedConfig(String name, RecordFormat format, Dataset dataset, int maxRecordBytes, int queueCapacity,
+        int writerThreads, int ioThreads, boolean insertIfAbsent, boolean acks, BadRecordPolicy badRecords) {
+
+    /** The largest single socket read, in bytes (Netty's adaptive receive buffer maximum). */
+    public static final int READ_BUFFER_BYTES = 64 * 1024;
+
+    public FeedConfig {
+        Objects.requireNonNull(format, "format");
+        Objects.requireNonNull(dataset, "dataset");
+        Objects.requireNonNull(badRecords, "badRecords");
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException("feed name must not be blank");
+        }
+        range("maxRecordBytes", maxRecordBytes, 16, 64 << 20);
+        range("queueCapacity", queueCapacity, 1, 1 << 20);
+        range("writerThreads", writerThreads, 1, 64);
+        range("ioThreads", ioThreads, 1, 64);
+    }
+
+    private static void range(String setting, long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("feed setting " + setting + " must be in [" + min + ", " + max
+                    + "], was " + value);
+        }
+    }
+
+    public static Builder builder(String name, RecordFormat format, Dataset dataset) {
+        return new Builder(name, format, dataset);
+    }
+
+    /** A builder starting from the defaults. */
+    public static final class Builder {
+        private final String name;
+        private final RecordFormat format;
+        private final Dataset dataset;
+        private int maxRecordBytes = 1 << 20;
+        private int queueCapacity = 1024;
+        private int writerThreads = 2;
+        private int ioThreads = 1;
+        private boolean insertIfAbsent;
+        private boolean acks;
+        private BadRecordPolicy badRecords = BadRecordPolicy.LOG_AND_CONTINUE;
+
+        private Builder(String name, RecordFormat format, Dataset dataset) {
+            this.name = name;
+            this.format = format;
+            this.dataset = dataset;
+        }
+
+        public Builder maxRecordBytes(int v) {
+            maxRecordBytes = v;
+            return this;
+        }
+
+        public Builder queueCapacity(int v) {
+            queueCapacity = v;
+            return this;
+        }
+
+        public Builder writerThreads(int v) {
+            writerThreads = v;
+            return this;
+        }
+
+        public Builder ioThreads(int v) {
+            ioThreads = v;
+            return this;
+        }
+
+        public Builder insertIfAbsent(boolean v) {
+            insertIfAbsent = v;
+            return this;
+        }
+
+        public Builder acks(boolean v) {
+            acks = v;
+            return this;
+        }
+
+        public Builder badRecords(BadRecordPolicy v) {
+            badRecords = v;
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming the setting, the value and the accepted range */
+        public FeedConfig build() {
+            return new FeedConfig(name, format, dataset, maxRecordBytes, queueCapacity, writerThreads, ioThreads,
+                    insertIfAbsent, acks, badRecords);
+        }
+    }
+}

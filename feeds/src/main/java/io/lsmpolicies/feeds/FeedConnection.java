@@ -1,0 +1,270 @@
+package io.lsmpolicies.feeds;
+
+import io.lsmpolicies.lsm.LsmStore;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * One client connection of a feed. Threading: the event loop reads, frames, parses and encodes each record and
+ * queues it; the feed's writer executor applies the queue to the store, one drain task per connection at a
+ * time, so a connection's records are applied in stream order, and a store that stalls blocks a writer thread,
+ * never the event loop. The queue is bounded by turning auto-read off when it reaches the capacity (see
+ * {@link FeedConfig#queueCapacity()}); the writer turns it back on when the queue is half drained. A record is
+ * one {@code put}: nothing partial is ever applied.
+ *
+ * <p>The connection is done when its input ended (client closed, or the feed stopped it) and its queue is
+ * applied; {@link #done()} completes then.
+ */
+final class FeedConnection extends ChannelInboundHandlerAdapter implements RecordFramer.Sink {
+    private static final System.Logger LOG = System.getLogger(FeedConnection.class.getName());
+
+    /** A parsed record, ready to apply. */
+    private record Item(byte[] key, byte[] value, long offset, String excerpt) {
+    }
+
+    private final long id;
+    private final FeedConfig config;
+    private final Counters feedCounters;
+    private final Executor writers;
+    private final KeyEncoder keys;
+    private final RecordFramer framer;
+    final Counters counters = new Counters();
+
+    private final Queue<Item> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger queued = new AtomicInteger();
+    private final AtomicBoolean draining = new AtomicBoolean();
+    private final CompletableFuture<Void> done = new CompletableFuture<>();
+    private final Channel channel;
+    private volatile boolean inputClosed;
+    private volatile boolean stopping;
+    /** Set after a bad record under {@link BadRecordPolicy#CLOSE_CONNECTION} or a store failure: apply no more. */
+    private volatile boolean rejecting;
+    private volatile boolean storeFailed;
+    private long acked; // written by the drain task only (one at a time)
+    private byte[] scratch = new byte[8192];
+
+    FeedConnection(long id, Channel channel, FeedConfig config, Counters feedCounters, Executor writers) {
+        this.id = id;
+        this.channel = channel;
+        this.config = config;
+        this.feedCounters = feedCounters;
+        this.writers = writers;
+        this.keys = new KeyEncoder(config.dataset().keyFields());
+        this.framer = new RecordFramer(config.maxRecordBytes(), this);
+    }
+
+    CompletableFuture<Void> done() {
+        return done;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+        ByteBuf in = (ByteBuf) msg;
+        try {
+            int n = in.readableBytes();
+            counters.bytes.addAndGet(n);
+            feedCounters.bytes.addAndGet(n);
+            if (rejecting || stopping) {
+                return; // nothing more is applied from this connection
+            }
+            if (in.hasArray()) {
+                framer.feed(in.array(), in.arrayOffset() + in.readerIndex(), n);
+            } else {
+                while (in.isReadable()) {
+                    int k = Math.min(in.readableBytes(), scratch.length);
+                    in.readBytes(scratch, 0, k);
+                    framer.feed(scratch, 0, k);
+                }
+            }
+        } finally {
+            in.release();
+        }
+        if (queued.get() >= config.queueCapacity()) {
+            ctx.channel().config().setAutoRead(false);
+        }
+        schedule();
+    }
+
+    @Override
+    public void onRecord(String text, long offset, int bytes) {
+        if (rejecting) {
+            return;
+        }
+        AdmValue.Obj record;
+        try {
+            record = config.format().parse(text);
+        } catch (RecordSyntaxException e) {
+            bad(new BadRecord(ErrorKind.SYNTAX, offset, excerpt(text), e.getMessage()));
+            return;
+        }
+        byte[] key;
+        try {
+            key = keys.encode(record);
+        } catch (IllegalArgumentException e) {
+            bad(new BadRecord(ErrorKind.MISSING_KEY, offset, excerpt(text), e.getMessage()));
+            return;
+        }
+        queue.add(new Item(key, ValueCodec.encode(record), offset, excerpt(text)));
+        int n = queued.incrementAndGet();
+        counters.queued(n);
+        feedCounters.queued(n);
+    }
+
+    @Override
+    public void onBadRecord(BadRecord bad) {
+        bad(bad);
+    }
+
+    private void bad(BadRecord bad) {
+        counters.error(bad);
+        feedCounters.error(bad);
+        LOG.log(System.Logger.Level.WARNING, "feed {0} connection {1}: bad record {2}", config.name(), id, bad);
+        if (config.badRecords() == BadRecordPolicy.CLOSE_CONNECTION && !rejecting) {
+            rejecting = true;
+            Channel ch = channel;
+            if (ch != null) {
+                ch.config().setAutoRead(false);
+                ch.close(); // channelInactive finishes once the queue is applied
+            }
+        }
+    }
+
+    private static String excerpt(String text) {
+        byte[] b = text.getBytes(StandardCharsets.UTF_8);
+        return BadRecord.excerpt(b, 0, b.length);
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+        if (!rejecting) {
+            framer.finish(); // a record cut off by the close is TRUNCATED
+        }
+        inputClosed = true;
+        maybeDone();
+        schedule();
+        ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+        if (cause instanceof IOException) { // a reset by the client: its open record is counted TRUNCATED
+            LOG.log(System.Logger.Level.INFO, "feed {0} connection {1}: {2}", config.name(), id, cause.toString());
+        } else {
+            LOG.log(System.Logger.Level.WARNING, "feed " + config.name() + " connection " + id + ": closing", cause);
+        }
+        ctx.close();
+    }
+
+    /** The feed is stopping: read nothing more, apply what is queued, then close. */
+    void stopOnEventLoop() {
+        channel.eventLoop().execute(this::stop);
+    }
+
+    private void stop() {
+        stopping = true;
+        Channel ch = channel;
+        if (ch != null) {
+            ch.config().setAutoRead(false);
+            if (queued.get() == 0 && !draining.get()) {
+                ch.close();
+            } else {
+                schedule();
+            }
+        }
+    }
+
+    private void schedule() {
+        if (!queue.isEmpty() && draining.compareAndSet(false, true)) {
+            writers.execute(this::drain);
+        }
+    }
+
+    /** Applies the queue. Runs on a writer thread, one task per connection at a time. */
+    private void drain() {
+        LsmStore store = config.dataset().store();
+        long before = acked;
+        Item item;
+        while ((item = queue.poll()) != null) {
+            apply(store, item); // queued before any rejection: still applied, never dropped
+            int left = queued.decrementAndGet();
+            if (left <= config.queueCapacity() / 2 && !stopping && !rejecting) {
+                Channel ch = channel;
+                if (ch != null && !ch.config().isAutoRead()) {
+                    ch.eventLoop().execute(() -> {
+                        if (!stopping && !rejecting) {
+                            ch.config().setAutoRead(true);
+                        }
+                    });
+                }
+            }
+        }
+        Channel ch = channel;
+        if (config.acks() && acked != before && ch != null && ch.isActive() && ch.isWritable()) {
+            ch.writeAndFlush(Unpooled.copiedBuffer("{\"acked\":" + acked + "}\n", StandardCharsets.US_ASCII));
+        }
+        draining.set(false);
+        if (!queue.isEmpty()) {
+            schedule();
+        } else if (stopping && ch != null && ch.isOpen()) {
+            ch.close();
+        }
+        maybeDone();
+    }
+
+    private void apply(LsmStore store, Item item) {
+        if (storeFailed) {
+            counters.error(ErrorKind.STORE_FAILED);
+            feedCounters.error(ErrorKind.STORE_FAILED);
+            return;
+        }
+        try {
+            if (config.insertIfAbsent() && store.get(item.key()) != null) {
+                counters.duplicates.incrementAndGet();
+                feedCounters.duplicates.incrementAndGet();
+            } else {
+                store.put(item.key(), item.value());
+            }
+            acked++;
+            counters.records.incrementAndGet();
+            feedCounters.records.incrementAndGet();
+        } catch (IllegalArgumentException e) {
+            bad(new BadRecord(ErrorKind.REJECTED, item.offset(), item.excerpt(), e.getMessage()));
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.ERROR, "feed " + config.name() + " connection " + id
+                    + ": the store failed; closing the connection", e);
+            storeFailed = true;
+            rejecting = true;
+            counters.error(ErrorKind.STORE_FAILED);
+            feedCounters.error(ErrorKind.STORE_FAILED);
+            Channel ch = channel;
+            if (ch != null) {
+                ch.close();
+            }
+        }
+    }
+
+    private void maybeDone() {
+        if (inputClosed && !draining.get() && queue.isEmpty()) {
+            counters.endNanos = System.nanoTime();
+            done.complete(null);
+        }
+    }
+
+    ConnectionStats stats() {
+        Channel ch = channel;
+        return new ConnectionStats(id, ch == null ? "?" : String.valueOf(ch.remoteAddress()), !done.isDone(),
+                counters.records.get(), counters.duplicates.get(), counters.bytes.get(), counters.errors(),
+                counters.perSecond(), queued.get(), counters.maxQueued.get());
+    }
+}

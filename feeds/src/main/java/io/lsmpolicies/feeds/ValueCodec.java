@@ -1,0 +1,250 @@
+package io.lsmpolicies.feeds;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The stored value of a record: a compact binary encoding of its whole {@link AdmValue} tree (key fields
+ * included), so a {@code hex("...")} field costs its bytes, not twice as many digits. Layout:
+ * <pre>
+ *   value   := VERSION(0x01) node
+ *   node    := tag payload
+ *   0 null | 1 false | 2 true
+ *   3 int8 | 4 int16 | 5 int32 | 6 int64     zigzag varint
+ *   7 float  4 bytes big-endian IEEE | 8 double  8 bytes big-endian IEEE
+ *   9 string | 10 hex | 11 datetime | 12 date | 13 time     varint length, bytes (UTF-8 for text)
+ *   14 array   varint count, node*
+ *   15 object  varint count, (varint length, UTF-8 name, node)*   in the client's field order
+ * </pre>
+ * Tags are persistent: a retired tag is never reused. Decoding checks every length against the input.
+ * Thread-safe (stateless).
+ */
+public final class ValueCodec {
+    /** The first byte of every encoded value. */
+    public static final int VERSION = 1;
+
+    private static final int NULL = 0;
+    private static final int FALSE = 1;
+    private static final int TRUE = 2;
+    private static final int INT8 = 3;
+    private static final int INT64 = 6;
+    private static final int FLOAT = 7;
+    private static final int DOUBLE = 8;
+    private static final int STRING = 9;
+    private static final int HEX = 10;
+    private static final int DATETIME = 11;
+    private static final int ARRAY = 14;
+    private static final int OBJECT = 15;
+    private static final int MAX_DEPTH = 1024;
+
+    private ValueCodec() {
+    }
+
+    public static byte[] encode(AdmValue value) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        out.write(VERSION);
+        node(out, value);
+        return out.toByteArray();
+    }
+
+    /** @throws IllegalArgumentException naming the offset, if {@code bytes} is not an encoded value */
+    public static AdmValue decode(byte[] bytes) {
+        if (bytes.length == 0 || bytes[0] != VERSION) {
+            throw new IllegalArgumentException("not a feed value: version byte "
+                    + (bytes.length == 0 ? "missing" : Integer.toString(bytes[0] & 0xFF)) + ", expected " + VERSION);
+        }
+        Reader r = new Reader(bytes);
+        r.pos = 1;
+        AdmValue v = r.node(0);
+        if (r.pos != bytes.length) {
+            throw new IllegalArgumentException("corrupt feed value: " + (bytes.length - r.pos)
+                    + " trailing bytes at offset " + r.pos);
+        }
+        return v;
+    }
+
+    private static void node(ByteArrayOutputStream out, AdmValue v) {
+        if (v instanceof AdmValue.Null) {
+            out.write(NULL);
+        } else if (v instanceof AdmValue.Bool b) {
+            out.write(b.value() ? TRUE : FALSE);
+        } else if (v instanceof AdmValue.Int i) {
+            out.write(INT8 + i.kind().ordinal());
+            varint(out, (i.value() << 1) ^ (i.value() >> 63));
+        } else if (v instanceof AdmValue.Real r) {
+            if (r.single()) {
+                out.write(FLOAT);
+                fixed(out, Float.floatToIntBits((float) r.value()), 4);
+            } else {
+                out.write(DOUBLE);
+                fixed(out, Double.doubleToLongBits(r.value()), 8);
+            }
+        } else if (v instanceof AdmValue.Str s) {
+            out.write(STRING);
+            bytes(out, s.value().getBytes(StandardCharsets.UTF_8));
+        } else if (v instanceof AdmValue.Binary b) {
+            out.write(HEX);
+            bytes(out, b.unsafeBytes());
+        } else if (v instanceof AdmValue.Temporal t) {
+            out.write(DATETIME + t.kind().ordinal());
+            bytes(out, t.text().getBytes(StandardCharsets.UTF_8));
+        } else if (v instanceof AdmValue.Array a) {
+            out.write(ARRAY);
+            varint(out, a.items().size());
+            for (AdmValue item : a.items()) {
+                node(out, item);
+            }
+        } else {
+            AdmValue.Obj o = (AdmValue.Obj) v;
+            out.write(OBJECT);
+            varint(out, o.fields().size());
+            for (Map.Entry<String, AdmValue> e : o.fields().entrySet()) {
+                bytes(out, e.getKey().getBytes(StandardCharsets.UTF_8));
+                node(out, e.getValue());
+            }
+        }
+    }
+
+    private static void bytes(ByteArrayOutputStream out, byte[] b) {
+        varint(out, b.length);
+        out.write(b, 0, b.length);
+    }
+
+    private static void varint(ByteArrayOutputStream out, long v) {
+        while ((v & ~0x7FL) != 0) {
+            out.write((int) ((v & 0x7F) | 0x80));
+            v >>>= 7;
+        }
+        out.write((int) v);
+    }
+
+    private static void fixed(ByteArrayOutputStream out, long v, int n) {
+        for (int shift = (n - 1) * 8; shift >= 0; shift -= 8) {
+            out.write((int) (v >>> shift));
+        }
+    }
+
+    private static final class Reader {
+        final byte[] b;
+        int pos;
+
+        Reader(byte[] b) {
+            this.b = b;
+        }
+
+        AdmValue node(int depth) {
+            if (depth > MAX_DEPTH) {
+                throw corrupt("nesting deeper than " + MAX_DEPTH);
+            }
+            int at = pos;
+            int tag = u8();
+            switch (tag) {
+                case NULL:
+                    return AdmValue.Null.INSTANCE;
+                case FALSE:
+                    return new AdmValue.Bool(false);
+                case TRUE:
+                    return new AdmValue.Bool(true);
+                case INT8:
+                case INT8 + 1:
+                case INT8 + 2:
+                case INT64: {
+                    long z = varint();
+                    long v = (z >>> 1) ^ -(z & 1);
+                    try {
+                        return new AdmValue.Int(AdmValue.IntKind.values()[tag - INT8], v);
+                    } catch (IllegalArgumentException e) {
+                        pos = at;
+                        throw corrupt(e.getMessage());
+                    }
+                }
+                case FLOAT:
+                    return new AdmValue.Real(Float.intBitsToFloat((int) fixed(4)), true);
+                case DOUBLE:
+                    return new AdmValue.Real(Double.longBitsToDouble(fixed(8)), false);
+                case STRING:
+                    return new AdmValue.Str(text());
+                case HEX:
+                    return new AdmValue.Binary(raw());
+                case DATETIME:
+                case DATETIME + 1:
+                case DATETIME + 2:
+                    return new AdmValue.Temporal(AdmValue.TemporalKind.values()[tag - DATETIME], text());
+                case ARRAY: {
+                    int n = count();
+                    List<AdmValue> items = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        items.add(node(depth + 1));
+                    }
+                    return new AdmValue.Array(items);
+                }
+                case OBJECT: {
+                    int n = count();
+                    Map<String, AdmValue> fields = new LinkedHashMap<>();
+                    for (int i = 0; i < n; i++) {
+                        fields.put(text(), node(depth + 1));
+                    }
+                    return new AdmValue.Obj(fields);
+                }
+                default:
+                    pos = at;
+                    throw corrupt("unknown tag " + tag);
+            }
+        }
+
+        int u8() {
+            if (pos >= b.length) {
+                throw corrupt("truncated");
+            }
+            return b[pos++] & 0xFF;
+        }
+
+        long varint() {
+            long v = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                int x = u8();
+                v |= (long) (x & 0x7F) << shift;
+                if ((x & 0x80) == 0) {
+                    return v;
+                }
+            }
+            throw corrupt("varint longer than 10 bytes");
+        }
+
+        int count() {
+            long n = varint();
+            if (n < 0 || n > b.length - pos) { // every element takes at least one byte
+                throw corrupt("bad length " + n);
+            }
+            return (int) n;
+        }
+
+        long fixed(int n) {
+            long v = 0;
+            for (int i = 0; i < n; i++) {
+                v = (v << 8) | u8();
+            }
+            return v;
+        }
+
+        byte[] raw() {
+            int n = count();
+            byte[] out = new byte[n];
+            System.arraycopy(b, pos, out, 0, n);
+            pos += n;
+            return out;
+        }
+
+        String text() {
+            return new String(raw(), StandardCharsets.UTF_8);
+        }
+
+        IllegalArgumentException corrupt(String what) {
+            return new IllegalArgumentException("corrupt feed value at offset " + pos + ": " + what);
+        }
+    }
+}
