@@ -192,11 +192,11 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
 
     /** Applies the queue. Runs on a writer thread, one task per connection at a time. */
     private void drain() {
-        LsmStore store = config.dataset().store();
+        Dataset dataset = config.dataset();
         long before = acked;
         Item item;
         while ((item = queue.poll()) != null) {
-            apply(store, item); // queued before any rejection: still applied, never dropped
+            apply(dataset.storeFor(item.key()), item); // queued before any rejection: still applied, never dropped
             int left = queued.decrementAndGet();
             if (left <= config.queueCapacity() / 2 && !stopping && !rejecting) {
                 Channel ch = channel;

@@ -1,0 +1,390 @@
+package io.lsmpolicies.feeds.server;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lsmpolicies.feeds.BadRecordPolicy;
+import io.lsmpolicies.feeds.RecordFormat;
+import io.lsmpolicies.lsm.StoreOptions;
+import io.lsmpolicies.lsm.wal.SyncMode;
+import io.lsmpolicies.merge.MergePolicies;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a node's cluster descriptor ({@code cc.conf} INI style; every key is in {@code docs/configuration.md}).
+ * Every value is checked here, once: an unknown section or key, a bad value, a merge policy or parameter the
+ * registry does not know, or an iodevice that cannot be created or written is a {@link ConfigException} naming
+ * the file, the line, the key and why. Relative iodevice paths resolve against the working directory; a missing
+ * iodevice directory is created.
+ */
+public final class DescriptorParser {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kKmMgGtT]?)[bB]?");
+    private static final Set<String> NC_KEYS = Set.of("iodevices");
+    private static final Set<String> STORAGE_KEYS = Set.of("storage.memorycomponent.globalbudget",
+            "storage.memorycomponent.pagesize", "storage.buffercache.size", "storage.buffercache.pagesize",
+            "storage.lsm.bloomfilter.falsepositiverate", "storage.max.concurrent.merges.per.partition",
+            "storage.wal.mode");
+    private static final Set<String> HTTP_KEYS = Set.of("address", "port");
+    private static final Set<String> DATASET_KEYS = Set.of("primary-key", "merge-policy");
+    private static final Set<String> FEED_KEYS = Set.of("dataset", "format", "addresses", "max-record-bytes",
+            "queue-capacity", "writer-threads", "io-threads", "insert-if-absent", "acks", "bad-records");
+
+    /** AsterixDB's default dataset policy. */
+    static final String DEFAULT_POLICY = "prefix";
+    static final int DEFAULT_HTTP_PORT = 19002;
+
+    private final Path file;
+
+    private DescriptorParser(Path file) {
+        this.file = file;
+    }
+
+    /**
+     * Parses and validates {@code file}, creating missing iodevice directories.
+     *
+     * @throws IOException     if the file cannot be read
+     * @throws ConfigException naming the line, the key and why
+     */
+    public static NodeDescriptor parse(Path file) throws IOException, ConfigException {
+        return new DescriptorParser(file).parse();
+    }
+
+    private NodeDescriptor parse() throws IOException, ConfigException {
+        String nodeId = null;
+        List<Path> iodevices = null;
+        IniFile.Section storage = null;
+        InetSocketAddress http = null;
+        int httpLine = 0;
+        List<DatasetSpec> datasets = new ArrayList<>();
+        List<FeedSpec> feeds = new ArrayList<>();
+        Map<String, Integer> feedDatasetLines = new LinkedHashMap<>();
+        for (IniFile.Section s : IniFile.read(file)) {
+            String name = s.name();
+            if (name.startsWith("nc/")) {
+                if (nodeId != null) {
+                    throw error(s.line(), "[" + name + "]", "a server runs one node, and [nc/" + nodeId
+                            + "] came first");
+                }
+                nodeId = suffix(s, "nc/");
+                checkKeys(s, NC_KEYS);
+                iodevices = iodevices(required(s, "iodevices"));
+            } else if (name.equals("nc")) {
+                checkKeys(s, STORAGE_KEYS);
+                storage = s;
+            } else if (name.equals("http")) {
+                checkKeys(s, HTTP_KEYS);
+                IniFile.Entry a = s.entries().get("address");
+                IniFile.Entry p = s.entries().get("port");
+                http = address(a == null ? "127.0.0.1" : a.value(), p == null ? DEFAULT_HTTP_PORT
+                        : intIn(p, 0, 65535), a != null ? a.line() : s.line(), "address");
+                httpLine = p != null ? p.line() : s.line();
+            } else if (name.startsWith("dataset/")) {
+                checkKeys(s, DATASET_KEYS);
+                datasets.add(dataset(s, suffix(s, "dataset/")));
+            } else if (name.startsWith("feed/")) {
+                checkKeys(s, FEED_KEYS);
+                IniFile.Entry d = required(s, "dataset");
+                feeds.add(feed(s, suffix(s, "feed/"), d.value()));
+                feedDatasetLines.put(suffix(s, "feed/"), d.line());
+            } else {
+                throw error(s.line(), "[" + name + "]", "unknown section; expected [nc/<id>], [nc], [http], "
+                        + "[dataset/<name>] or [feed/<name>]");
+            }
+        }
+        if (nodeId == null) {
+            throw error(0, null, "no [nc/<id>] section with the node's iodevices");
+        }
+        Set<String> names = new HashSet<>();
+        for (DatasetSpec d : datasets) {
+            names.add(d.name());
+        }
+        for (FeedSpec f : feeds) {
+            if (!names.contains(f.dataset())) {
+                throw error(feedDatasetLines.get(f.name()), "dataset", "no [dataset/" + f.dataset() + "] section");
+            }
+        }
+        StorageSettings settings = storage(storage, iodevices.size() * Math.max(1, datasets.size()));
+        return new NodeDescriptor(file, nodeId, iodevices, settings,
+                http != null ? http : new InetSocketAddress("127.0.0.1", DEFAULT_HTTP_PORT), httpLine, datasets,
+                feeds);
+    }
+
+    private String suffix(IniFile.Section s, String prefix) throws ConfigException {
+        String n = s.name().substring(prefix.length()).strip();
+        if (!n.matches("[A-Za-z0-9_.-]+")) {
+            throw error(s.line(), "[" + s.name() + "]", "the name must be letters, digits, '_', '.' or '-'");
+        }
+        return n;
+    }
+
+    private void checkKeys(IniFile.Section s, Set<String> allowed) throws ConfigException {
+        for (IniFile.Entry e : s.entries().values()) {
+            if (!allowed.contains(e.key())) {
+                throw error(e.line(), e.key(), "unknown key in [" + s.name() + "]; known keys: "
+                        + String.join(", ", new java.util.TreeSet<>(allowed)));
+            }
+        }
+    }
+
+    private IniFile.Entry required(IniFile.Section s, String key) throws ConfigException {
+        IniFile.Entry e = s.entries().get(key);
+        if (e == null || e.value().isEmpty()) {
+            throw error(e != null ? e.line() : s.line(), key, "required in [" + s.name() + "]");
+        }
+        return e;
+    }
+
+    private List<Path> iodevices(IniFile.Entry e) throws ConfigException {
+        List<Path> dirs = new ArrayList<>();
+        for (String part : e.value().split(",")) {
+            String p = part.strip();
+            if (p.isEmpty()) {
+                throw error(e.line(), e.key(), "an empty directory in '" + e.value() + "'");
+            }
+            Path dir = Path.of(p).toAbsolutePath().normalize();
+            if (dirs.contains(dir)) {
+                throw error(e.line(), e.key(), "directory " + dir + " appears twice");
+            }
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException | RuntimeException x) {
+                throw error(e.line(), e.key(), "directory " + dir + " does not exist and cannot be created: " + x);
+            }
+            if (!Files.isWritable(dir)) {
+                throw error(e.line(), e.key(), "directory " + dir + " is not writable");
+            }
+            dirs.add(dir);
+        }
+        return dirs;
+    }
+
+    private StorageSettings storage(IniFile.Section s, int stores) throws ConfigException {
+        Map<String, IniFile.Entry> m = s == null ? Map.of() : s.entries();
+        IniFile.Entry e;
+        long budget = (e = m.get("storage.memorycomponent.globalbudget")) == null ? 0 : size(e, 4096, 1L << 40);
+        int memPage = (e = m.get("storage.memorycomponent.pagesize")) == null ? 4096
+                : (int) powerOfTwo(e, 512, 1 << 30);
+        long cache = (e = m.get("storage.buffercache.size")) == null ? -1 : size(e, 0, 1L << 50);
+        IniFile.Entry pageEntry = m.get("storage.buffercache.pagesize");
+        int page = pageEntry == null ? 4096 : (int) powerOfTwo(pageEntry, 512, 1 << 20);
+        double fpr = 0.01;
+        if ((e = m.get("storage.lsm.bloomfilter.falsepositiverate")) != null) {
+            try {
+                fpr = Double.parseDouble(e.value());
+            } catch (NumberFormatException x) {
+                fpr = Double.NaN;
+            }
+            if (!(fpr > 0 && fpr < 1)) {
+                throw error(e.line(), e.key(), "must be a number in (0, 1), was '" + e.value() + "'");
+            }
+        }
+        int merges = (e = m.get("storage.max.concurrent.merges.per.partition")) == null ? 1 : intIn(e, 1, 64);
+        SyncMode wal = SyncMode.SYNC;
+        if ((e = m.get("storage.wal.mode")) != null) {
+            wal = choice(e, SyncMode.class);
+        }
+        StorageSettings settings = new StorageSettings(budget, memPage, cache, page, fpr, merges, wal);
+        try {
+            settings.storeOptions(stores, MergePolicies.parse(StoreOptions.DEFAULT_POLICY));
+        } catch (IllegalArgumentException x) {
+            throw error(pageEntry != null ? pageEntry.line() : s == null ? 0 : s.line(), "[nc]", x.getMessage());
+        }
+        return settings;
+    }
+
+    private DatasetSpec dataset(IniFile.Section s, String name) throws ConfigException {
+        IniFile.Entry pk = required(s, "primary-key");
+        List<String> fields = new ArrayList<>();
+        for (String f : pk.value().split(",")) {
+            if (f.isBlank()) {
+                throw error(pk.line(), pk.key(), "an empty field name in '" + pk.value() + "'");
+            }
+            fields.add(f.strip());
+        }
+        IniFile.Entry mp = s.entries().get("merge-policy");
+        if (mp == null) {
+            return new DatasetSpec(name, fields, DEFAULT_POLICY, Map.of(), s.line());
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(mp.value());
+        } catch (JsonProcessingException x) {
+            throw error(mp.line(), mp.key(), "not a JSON object: " + x.getOriginalMessage());
+        }
+        if (root == null || !root.isObject() || !root.path("name").isTextual()) {
+            throw error(mp.line(), mp.key(), "expected {\"name\": \"<policy>\", \"parameters\": {...}}");
+        }
+        for (Iterator<String> it = root.fieldNames(); it.hasNext(); ) {
+            String f = it.next();
+            if (!f.equals("name") && !f.equals("parameters")) {
+                throw error(mp.line(), mp.key(), "unknown field \"" + f + "\"; expected name and parameters");
+            }
+        }
+        Map<String, Object> params = new LinkedHashMap<>();
+        JsonNode p = root.path("parameters");
+        if (!p.isMissingNode() && !p.isObject()) {
+            throw error(mp.line(), mp.key(), "\"parameters\" must be an object");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> it = p.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> f = it.next();
+            JsonNode v = f.getValue();
+            if (v.isIntegralNumber() && v.canConvertToLong()) {
+                params.put(f.getKey(), v.longValue());
+            } else if (v.isNumber()) {
+                params.put(f.getKey(), v.doubleValue());
+            } else if (v.isTextual()) {
+                params.put(f.getKey(), v.textValue());
+            } else {
+                throw error(mp.line(), mp.key(), "parameter \"" + f.getKey() + "\" must be a number or string");
+            }
+        }
+        DatasetSpec spec = new DatasetSpec(name, fields, root.get("name").textValue(), params, s.line());
+        try {
+            spec.newPolicy();
+        } catch (IllegalArgumentException x) {
+            throw error(mp.line(), mp.key(), x.getMessage());
+        }
+        return spec;
+    }
+
+    private FeedSpec feed(IniFile.Section s, String name, String dataset) throws ConfigException {
+        Map<String, IniFile.Entry> m = s.entries();
+        IniFile.Entry e;
+        RecordFormat format = RecordFormat.ADM;
+        if ((e = m.get("format")) != null) {
+            format = choice(e, RecordFormat.class);
+        }
+        IniFile.Entry addrs = required(s, "addresses");
+        List<InetSocketAddress> addresses = new ArrayList<>();
+        for (String a : addrs.value().split(",")) {
+            String t = a.strip();
+            int colon = t.lastIndexOf(':');
+            if (colon <= 0) {
+                throw error(addrs.line(), addrs.key(), "expected host:port, found '" + t + "'");
+            }
+            int port;
+            try {
+                port = Integer.parseInt(t.substring(colon + 1));
+            } catch (NumberFormatException x) {
+                port = -1;
+            }
+            if (port < 0 || port > 65535) {
+                throw error(addrs.line(), addrs.key(), "port in '" + t + "' must be in [0, 65535]");
+            }
+            addresses.add(address(t.substring(0, colon), port, addrs.line(), addrs.key()));
+        }
+        int maxRecord = (e = m.get("max-record-bytes")) == null ? 1 << 20 : (int) size(e, 16, 64 << 20);
+        int queue = (e = m.get("queue-capacity")) == null ? 1024 : intIn(e, 1, 1 << 20);
+        int writers = (e = m.get("writer-threads")) == null ? 2 : intIn(e, 1, 64);
+        int io = (e = m.get("io-threads")) == null ? 1 : intIn(e, 1, 64);
+        boolean insertIfAbsent = (e = m.get("insert-if-absent")) != null && bool(e);
+        boolean acks = (e = m.get("acks")) != null && bool(e);
+        BadRecordPolicy bad = BadRecordPolicy.LOG_AND_CONTINUE;
+        if ((e = m.get("bad-records")) != null) {
+            if (e.value().equalsIgnoreCase("log")) {
+                bad = BadRecordPolicy.LOG_AND_CONTINUE;
+            } else if (e.value().equalsIgnoreCase("close")) {
+                bad = BadRecordPolicy.CLOSE_CONNECTION;
+            } else {
+                throw error(e.line(), e.key(), "must be log or close, was '" + e.value() + "'");
+            }
+        }
+        return new FeedSpec(name, dataset, format, addresses, maxRecord, queue, writers, io, insertIfAbsent, acks,
+                bad, addrs.line());
+    }
+
+    private InetSocketAddress address(String host, int port, int line, String key) throws ConfigException {
+        InetSocketAddress a = new InetSocketAddress(host.strip(), port);
+        if (host.isBlank() || a.isUnresolved()) {
+            throw error(line, key, "cannot resolve host '" + host + "'");
+        }
+        return a;
+    }
+
+    private int intIn(IniFile.Entry e, int min, int max) throws ConfigException {
+        long v;
+        try {
+            v = Long.parseLong(e.value());
+        } catch (NumberFormatException x) {
+            throw error(e.line(), e.key(), "not an integer: '" + e.value() + "'");
+        }
+        if (v < min || v > max) {
+            throw error(e.line(), e.key(), "must be in [" + min + ", " + max + "], was " + v);
+        }
+        return (int) v;
+    }
+
+    /** A byte size: digits with an optional binary suffix K, M, G or T (and an optional B): 32MB, 4096. */
+    private long size(IniFile.Entry e, long min, long max) throws ConfigException {
+        Matcher m = SIZE.matcher(e.value());
+        if (!m.matches()) {
+            throw error(e.line(), e.key(), "not a size (e.g. 4096, 64KB, 32MB, 1GB): '" + e.value() + "'");
+        }
+        int shift = switch (m.group(2).toUpperCase(Locale.ROOT)) {
+            case "K" -> 10;
+            case "M" -> 20;
+            case "G" -> 30;
+            case "T" -> 40;
+            default -> 0;
+        };
+        long v;
+        try {
+            v = Long.parseLong(m.group(1));
+        } catch (NumberFormatException x) {
+            v = Long.MAX_VALUE;
+        }
+        if (v > (max >> shift) || (v << shift) < min) {
+            throw error(e.line(), e.key(), "must be in [" + min + ", " + max + "] bytes, was " + e.value());
+        }
+        return v << shift;
+    }
+
+    private long powerOfTwo(IniFile.Entry e, long min, long max) throws ConfigException {
+        long v = size(e, min, max);
+        if (Long.bitCount(v) != 1) {
+            throw error(e.line(), e.key(), "must be a power of two, was " + v);
+        }
+        return v;
+    }
+
+    private boolean bool(IniFile.Entry e) throws ConfigException {
+        if (e.value().equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (e.value().equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw error(e.line(), e.key(), "must be true or false, was '" + e.value() + "'");
+    }
+
+    private <E extends Enum<E>> E choice(IniFile.Entry e, Class<E> type) throws ConfigException {
+        for (E c : type.getEnumConstants()) {
+            if (c.name().equalsIgnoreCase(e.value())) {
+                return c;
+            }
+        }
+        List<String> names = new ArrayList<>();
+        for (E c : type.getEnumConstants()) {
+            names.add(c.name().toLowerCase(Locale.ROOT));
+        }
+        throw error(e.line(), e.key(), "must be one of " + String.join(", ", names) + ", was '" + e.value() + "'");
+    }
+
+    private ConfigException error(int line, String key, String reason) {
+        return new ConfigException(file, line, key, reason);
+    }
+}

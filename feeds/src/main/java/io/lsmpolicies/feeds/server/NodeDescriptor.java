@@ -1,0 +1,27 @@
+package io.lsmpolicies.feeds.server;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * A parsed, validated cluster descriptor for one node (see {@link DescriptorParser} and
+ * {@code docs/configuration.md}).
+ *
+ * @param file      the descriptor, for error messages
+ * @param nodeId    the {@code <id>} of {@code [nc/<id>]}
+ * @param iodevices the partitions' device directories, partition 0 first; each exists and is writable
+ * @param storage   the {@code [nc]} storage settings
+ * @param http      where the HTTP API listens
+ * @param httpLine  the line of {@code [http]}'s {@code port} (or of the section, or 0), for bind errors
+ * @param datasets  the datasets, in file order
+ * @param feeds     the feeds, in file order; each names one of the datasets
+ */
+public record NodeDescriptor(Path file, String nodeId, List<Path> iodevices, StorageSettings storage,
+        InetSocketAddress http, int httpLine, List<DatasetSpec> datasets, List<FeedSpec> feeds) {
+    public NodeDescriptor {
+        iodevices = List.copyOf(iodevices);
+        datasets = List.copyOf(datasets);
+        feeds = List.copyOf(feeds);
+    }
+}

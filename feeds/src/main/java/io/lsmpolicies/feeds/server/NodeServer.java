@@ -1,0 +1,214 @@
+package io.lsmpolicies.feeds.server;
+
+import io.lsmpolicies.feeds.Dataset;
+import io.lsmpolicies.feeds.Feed;
+import io.lsmpolicies.lsm.LsmStore;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.codec.http.HttpObjectAggregator;
+import io.netty.handler.codec.http.HttpServerCodec;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A node controller: from a {@link NodeDescriptor} it opens one {@link LsmStore} per dataset per iodevice
+ * (directory {@code <iodevice>/<dataset>}), hash-partitions each dataset's records over them by primary key
+ * ({@link Dataset#partitionOf}), starts the feeds, and serves the HTTP API ({@link HttpApi}).
+ *
+ * <p>{@link #close()} shuts down in dependency order: feeds first (stop accepting, drain every queued record
+ * into the stores), then the HTTP API, then the stores (each flushes its MemTable). A partition count is
+ * recorded beside each store ({@code <iodevice>/<dataset>.partition}); reopening with other iodevices is refused,
+ * since records were placed by the old count.
+ */
+public final class NodeServer implements Closeable {
+    private static final System.Logger LOG = System.getLogger(NodeServer.class.getName());
+
+    private final NodeDescriptor descriptor;
+    private final Map<String, Dataset> datasets = new LinkedHashMap<>();
+    private final Map<String, Feed> feeds = new LinkedHashMap<>();
+    private final Map<String, List<InetSocketAddress>> feedAddresses = new LinkedHashMap<>();
+    private final List<LsmStore> stores = new ArrayList<>();
+    private EventLoopGroup acceptor;
+    private EventLoopGroup io;
+    private ExecutorService handlers;
+    private Channel http;
+    private boolean closed;
+
+    private NodeServer(NodeDescriptor descriptor) {
+        this.descriptor = descriptor;
+    }
+
+    /**
+     * Opens the stores, starts the feeds and the HTTP API. On failure, everything already opened is closed.
+     *
+     * @throws ConfigException if a port is in use or the partitions do not match the stores on disk, naming
+     *                         the descriptor line
+     * @throws IOException     if a store cannot be opened
+     */
+    public static NodeServer start(NodeDescriptor descriptor) throws IOException, ConfigException {
+        NodeServer s = new NodeServer(descriptor);
+        try {
+            s.openStores();
+            s.startFeeds();
+            s.startHttp();
+        } catch (IOException | ConfigException | RuntimeException e) {
+            s.close();
+            throw e;
+        }
+        LOG.log(System.Logger.Level.INFO, "node {0} up: HTTP on {1}, feeds {2}", descriptor.nodeId(),
+                s.httpAddress(), s.feedAddresses);
+        return s;
+    }
+
+    private void openStores() throws IOException, ConfigException {
+        int n = descriptor.iodevices().size();
+        int total = n * descriptor.datasets().size();
+        for (DatasetSpec d : descriptor.datasets()) {
+            List<LsmStore> parts = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                Path device = descriptor.iodevices().get(i);
+                checkPartition(device.resolve(d.name() + ".partition"), i, n);
+                LsmStore store = LsmStore.open(device.resolve(d.name()),
+                        descriptor.storage().storeOptions(total, d.newPolicy()));
+                stores.add(store);
+                parts.add(store);
+            }
+            datasets.put(d.name(), new Dataset(d.name(), parts, d.primaryKey()));
+        }
+    }
+
+    private void checkPartition(Path marker, int index, int count) throws IOException, ConfigException {
+        String expected = "partition " + index + " of " + count + "\n";
+        if (Files.exists(marker)) {
+            String found = Files.readString(marker, StandardCharsets.UTF_8);
+            if (!found.equals(expected)) {
+                throw new ConfigException(descriptor.file(), 0, "iodevices", marker + " says '" + found.strip()
+                        + "' but the descriptor makes it " + expected.strip()
+                        + "; records were placed by the old partitioning");
+            }
+        } else {
+            Files.writeString(marker, expected, StandardCharsets.UTF_8);
+        }
+    }
+
+    private void startFeeds() throws ConfigException {
+        for (FeedSpec f : descriptor.feeds()) {
+            Feed feed = Feed.create(f.config(datasets.get(f.dataset())));
+            feeds.put(f.name(), feed);
+            try {
+                feedAddresses.put(f.name(), feed.start(f.addresses()));
+            } catch (IOException e) {
+                throw new ConfigException(descriptor.file(), f.addressesLine(), "addresses", e.getMessage(), e);
+            }
+        }
+    }
+
+    private void startHttp() throws ConfigException {
+        acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("http-accept", true));
+        io = new NioEventLoopGroup(1, new DefaultThreadFactory("http-io", true));
+        handlers = Executors.newFixedThreadPool(2, new DefaultThreadFactory("http-handler", true));
+        HttpApi api = new HttpApi(Collections.unmodifiableMap(datasets), Collections.unmodifiableMap(feeds),
+                handlers);
+        ServerBootstrap b = new ServerBootstrap().group(acceptor, io).channel(NioServerSocketChannel.class)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(64 * 1024));
+                        ch.pipeline().addLast(api);
+                    }
+                });
+        try {
+            http = b.bind(descriptor.http()).sync().channel();
+        } catch (Exception e) { // sync() rethrows the bind failure unchecked
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            throw new ConfigException(descriptor.file(), descriptor.httpLine(), "port", "cannot listen on "
+                    + descriptor.http() + ": " + e, e);
+        }
+    }
+
+    public NodeDescriptor descriptor() {
+        return descriptor;
+    }
+
+    /** Where the HTTP API listens (the bound port, if the descriptor said 0). */
+    public InetSocketAddress httpAddress() {
+        return http == null ? null : (InetSocketAddress) http.localAddress();
+    }
+
+    /** Where feed {@code name} listens, in the descriptor's order (bound ports). */
+    public List<InetSocketAddress> feedAddresses(String name) {
+        return feedAddresses.getOrDefault(name, List.of());
+    }
+
+    public Dataset dataset(String name) {
+        return datasets.get(name);
+    }
+
+    public Feed feed(String name) {
+        return feeds.get(name);
+    }
+
+    /** Stops the feeds (draining them), the HTTP API, then closes the stores. Idempotent. */
+    @Override
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (Feed f : feeds.values()) {
+            try {
+                f.stop();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (http != null) {
+            http.close().syncUninterruptibly();
+        }
+        if (acceptor != null) {
+            handlers.shutdown(); // requests under way finish (their stores are still open)
+            try {
+                handlers.awaitTermination(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            io.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+        }
+        IOException first = null;
+        for (LsmStore s : stores) {
+            try {
+                s.close();
+            } catch (IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.ERROR, "closing " + s.directory(), e);
+                if (first == null) {
+                    first = e instanceof IOException ioe ? ioe : new IOException(e);
+                }
+            }
+        }
+        LOG.log(System.Logger.Level.INFO, "node {0} stopped", descriptor.nodeId());
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package io.lsmpolicies.feeds.server;
+
+import io.lsmpolicies.lsm.StoreOptions;
+import io.lsmpolicies.lsm.sstable.SSTableOptions;
+import io.lsmpolicies.lsm.wal.SyncMode;
+import io.lsmpolicies.merge.spi.MergePolicy;
+
+/**
+ * The node's storage settings (the {@code [nc]} section), shared by every partition of every dataset. Node-wide
+ * budgets are divided evenly among the node's stores (datasets times iodevices), as an AsterixDB node controller
+ * shares its global budgets among its indexes.
+ *
+ * @param memoryBudget      {@code storage.memorycomponent.globalbudget}: MemTable bytes for the whole node, or
+ *                          0 for the engine's default per store (4 MiB)
+ * @param memoryPageSize    {@code storage.memorycomponent.pagesize}: each store's MemTable budget is rounded down
+ *                          to a multiple of it (and is at least one page)
+ * @param blockCacheBytes   {@code storage.buffercache.size}: SSTable page cache for the whole node, or -1 for the
+ *                          engine's default per store (32 MiB)
+ * @param pageSize          {@code storage.buffercache.pagesize}: SSTable page size
+ * @param bloomFalsePositiveRate {@code storage.lsm.bloomfilter.falsepositiverate}, in (0, 1)
+ * @param mergeThreads      {@code storage.max.concurrent.merges.per.partition}: merge threads per store
+ * @param walMode           {@code storage.wal.mode}
+ */
+public record StorageSettings(long memoryBudget, int memoryPageSize, long blockCacheBytes, int pageSize,
+        double bloomFalsePositiveRate, int mergeThreads, SyncMode walMode) {
+
+    /** AsterixDB's default Bloom filter false-positive rate (10 bits per key here). */
+    public static final double DEFAULT_BLOOM_FPR = 0.01;
+
+    /** Bloom filter bits per key for the false-positive rate: ceil(-ln p / ln^2 2), clamped to [1, 64]. */
+    public int bloomBitsPerKey() {
+        double bits = -Math.log(bloomFalsePositiveRate) / (Math.log(2) * Math.log(2));
+        return (int) Math.max(1, Math.min(64, Math.ceil(bits)));
+    }
+
+    /**
+     * The options of one of the node's {@code stores} stores, with its own merge policy instance.
+     *
+     * @throws IllegalArgumentException as {@link StoreOptions}, naming the option at fault
+     */
+    public StoreOptions storeOptions(int stores, MergePolicy policy) {
+        StoreOptions.Builder b = StoreOptions.builder()
+                .policy(policy)
+                .walMode(walMode)
+                .mergeThreads(mergeThreads)
+                .sstable(new SSTableOptions(pageSize, bloomBitsPerKey()));
+        if (memoryBudget > 0) {
+            long each = memoryBudget / stores / memoryPageSize * memoryPageSize;
+            b.memtableBytes(Math.max(memoryPageSize, each));
+        }
+        if (blockCacheBytes >= 0) {
+            b.blockCacheBytes(blockCacheBytes / stores);
+        }
+        return b.build();
+    }
+}

@@ -1,0 +1,155 @@
+package io.lsmpolicies.feeds.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.lsmpolicies.feeds.BadRecordPolicy;
+import io.lsmpolicies.feeds.RecordFormat;
+import io.lsmpolicies.lsm.StoreOptions;
+import io.lsmpolicies.lsm.wal.SyncMode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DescriptorParserTest {
+    @TempDir
+    Path tmp;
+
+    private Path write(String text) throws IOException {
+        Path f = tmp.resolve("node.conf");
+        Files.writeString(f, text, StandardCharsets.UTF_8);
+        return f;
+    }
+
+    private String minimal() {
+        return "[nc/nc1]\n" // line 1
+                + "iodevices = " + tmp.resolve("io0") + "\n" // 2
+                + "[dataset/t]\n" // 3
+                + "primary-key = id\n"; // 4
+    }
+
+    private ConfigException error(String text) throws IOException {
+        return catchThrowableOfType(ConfigException.class, () -> DescriptorParser.parse(write(text)));
+    }
+
+    @Test
+    void theSampleDescriptorParses() throws Exception {
+        String sample = Files.readString(Path.of("../conf/lsm-node.conf"), StandardCharsets.UTF_8)
+                .replace("data/", tmp.resolve("data") + "/");
+        NodeDescriptor d = DescriptorParser.parse(write(sample));
+        assertThat(d.nodeId()).isEqualTo("nc1");
+        assertThat(d.iodevices()).containsExactly(tmp.resolve("data/iodevice0"), tmp.resolve("data/iodevice1"));
+        assertThat(d.iodevices()).allMatch(Files::isDirectory);
+        assertThat(d.http().getPort()).isEqualTo(19002);
+        assertThat(d.http().getAddress().isLoopbackAddress()).isTrue();
+        assertThat(d.datasets()).singleElement().satisfies(ds -> {
+            assertThat(ds.primaryKey()).containsExactly("YCSB_KEY");
+            assertThat(ds.policyName()).isEqualTo("prefix");
+            assertThat(ds.policyParameters()).containsEntry("max-mergable-component-size", 1073741824L);
+            assertThat(ds.newPolicy()).isNotNull();
+        });
+        assertThat(d.feeds()).singleElement().satisfies(f -> {
+            assertThat(f.dataset()).isEqualTo("usertable");
+            assertThat(f.format()).isEqualTo(RecordFormat.ADM);
+            assertThat(f.addresses()).singleElement().satisfies(a -> assertThat(a.getPort()).isEqualTo(10001));
+            assertThat(f.badRecords()).isEqualTo(BadRecordPolicy.LOG_AND_CONTINUE);
+        });
+        StorageSettings s = d.storage();
+        assertThat(s.walMode()).isEqualTo(SyncMode.SYNC);
+        assertThat(s.bloomBitsPerKey()).isEqualTo(10);
+        StoreOptions o = s.storeOptions(2, d.datasets().get(0).newPolicy());
+        assertThat(o.memtableBytes()).isEqualTo(32L << 20); // 64 MB over two stores
+        assertThat(o.blockCacheBytes()).isEqualTo(64L << 20);
+        assertThat(o.sstable().pageSize()).isEqualTo(4096);
+    }
+
+    @Test
+    void defaultsApplyWhenSectionsAreAbsent() throws Exception {
+        NodeDescriptor d = DescriptorParser.parse(write(minimal()));
+        assertThat(d.http().getPort()).isEqualTo(DescriptorParser.DEFAULT_HTTP_PORT);
+        assertThat(d.http().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
+        assertThat(d.datasets().get(0).policyName()).isEqualTo("prefix");
+        StoreOptions o = d.storage().storeOptions(1, d.datasets().get(0).newPolicy());
+        assertThat(o.memtableBytes()).isEqualTo(StoreOptions.DEFAULT_MEMTABLE_BYTES);
+        assertThat(d.feeds()).isEmpty();
+    }
+
+    @Test
+    void feedOptionsAreRead() throws Exception {
+        NodeDescriptor d = DescriptorParser.parse(write(minimal() + "[feed/f]\ndataset = t\nformat = json\n"
+                + "addresses = 127.0.0.1:0, localhost:7001\nqueue-capacity = 8\nwriter-threads = 3\n"
+                + "io-threads = 2\nmax-record-bytes = 64KB\ninsert-if-absent = true\nacks = true\n"
+                + "bad-records = close\n"));
+        FeedSpec f = d.feeds().get(0);
+        assertThat(f.format()).isEqualTo(RecordFormat.JSON);
+        assertThat(f.addresses()).hasSize(2);
+        assertThat(List.of(f.queueCapacity(), f.writerThreads(), f.ioThreads(), f.maxRecordBytes()))
+                .containsExactly(8, 3, 2, 65536);
+        assertThat(f.insertIfAbsent()).isTrue();
+        assertThat(f.acks()).isTrue();
+        assertThat(f.badRecords()).isEqualTo(BadRecordPolicy.CLOSE_CONNECTION);
+    }
+
+    @Test
+    void eachErrorNamesItsLineAndKey() throws Exception {
+        Map<String, Object[]> cases = Map.ofEntries(
+                Map.entry(minimal() + "[cluster]\n", new Object[] {5, "[cluster]", "unknown section"}),
+                Map.entry(minimal() + "colour = red\n", new Object[] {5, "colour", "unknown key"}),
+                Map.entry(minimal() + "[http]\nport = 70000\n", new Object[] {6, "port", "[0, 65535]"}),
+                Map.entry(minimal() + "[http]\nport = x\n", new Object[] {6, "port", "not an integer"}),
+                Map.entry(minimal() + "[nc]\nstorage.buffercache.pagesize = 3000\n",
+                        new Object[] {6, "storage.buffercache.pagesize", "power of two"}),
+                Map.entry(minimal() + "[nc]\nstorage.lsm.bloomfilter.falsepositiverate = 1.5\n",
+                        new Object[] {6, "storage.lsm.bloomfilter.falsepositiverate", "(0, 1)"}),
+                Map.entry(minimal() + "[nc]\nstorage.wal.mode = maybe\n",
+                        new Object[] {6, "storage.wal.mode", "sync, async, off"}),
+                Map.entry(minimal() + "merge-policy = {\"name\": \"lazy\"}\n",
+                        new Object[] {5, "merge-policy", "lazy"}),
+                Map.entry(minimal() + "merge-policy = {\"name\": \"prefix\", \"parameters\": {\"speed\": 3}}\n",
+                        new Object[] {5, "merge-policy", "speed"}),
+                Map.entry(minimal() + "merge-policy = {\"name\": \"prefix\", \"parameters\": "
+                        + "{\"max-tolerance-component-count\": 0}}\n",
+                        new Object[] {5, "merge-policy", "max-tolerance-component-count"}),
+                Map.entry(minimal() + "merge-policy = prefix\n", new Object[] {5, "merge-policy", "JSON"}),
+                Map.entry(minimal() + "[feed/f]\ndataset = nope\naddresses = 127.0.0.1:1\n",
+                        new Object[] {6, "dataset", "no [dataset/nope]"}),
+                Map.entry(minimal() + "[feed/f]\ndataset = t\naddresses = 127.0.0.1\n",
+                        new Object[] {7, "addresses", "host:port"}),
+                Map.entry(minimal() + "[feed/f]\ndataset = t\naddresses = 127.0.0.1:1\nacks = yes\n",
+                        new Object[] {8, "acks", "true or false"}),
+                Map.entry(minimal() + "[feed/f]\ndataset = t\n", new Object[] {5, "addresses", "required"}),
+                Map.entry("x = 1\n" + minimal(), new Object[] {1, "x", "outside any section"}),
+                Map.entry(minimal() + "[nc/nc2]\niodevices = " + tmp + "\n", new Object[] {5, "[nc/nc2]", "one node"}),
+                Map.entry(minimal() + "primary-key = again\n", new Object[] {5, "primary-key", "repeated"}));
+        for (Map.Entry<String, Object[]> c : cases.entrySet()) {
+            ConfigException e = error(c.getKey());
+            assertThat(e).as(c.getKey()).isNotNull();
+            assertThat(e.line()).as(e.getMessage()).isEqualTo(c.getValue()[0]);
+            assertThat(e.key()).as(e.getMessage()).isEqualTo(c.getValue()[1]);
+            assertThat(e.getMessage()).contains("node.conf:" + c.getValue()[0] + ": ")
+                    .contains((String) c.getValue()[2]);
+        }
+    }
+
+    @Test
+    void aMissingNodeSectionIsAFileLevelError() throws Exception {
+        ConfigException e = error("[dataset/t]\nprimary-key = id\n");
+        assertThat(e.line()).isZero();
+        assertThat(e.getMessage()).contains("no [nc/<id>]");
+    }
+
+    @Test
+    void anIodeviceThatCannotBeCreatedIsRefused() throws Exception {
+        Path file = Files.writeString(tmp.resolve("plain-file"), "x");
+        ConfigException e = error("# devices\n[nc/a]\niodevices = " + tmp.resolve("ok") + ", " + file.resolve("io")
+                + "\n");
+        assertThat(e.line()).isEqualTo(3);
+        assertThat(e.key()).isEqualTo("iodevices");
+        assertThat(e.getMessage()).contains("cannot be created");
+    }
+}
