@@ -190,12 +190,18 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
         }
     }
 
-    /** Applies the queue. Runs on a writer thread, one task per connection at a time. */
+    /**
+     * Applies the queue (up to {@code queueCapacity} records, then acknowledges and reschedules itself). Runs on a
+     * writer thread, one task per connection at a time.
+     */
     private void drain() {
         Dataset dataset = config.dataset();
         long before = acked;
+        // At most one queue's worth per task: under a steady stream the queue never empties, and the ack (and
+        // other connections sharing the writer threads) must not wait for it to.
+        int budget = Math.max(1, config.queueCapacity());
         Item item;
-        while ((item = queue.poll()) != null) {
+        while (budget-- > 0 && (item = queue.poll()) != null) {
             apply(dataset.storeFor(item.key()), item); // queued before any rejection: still applied, never dropped
             int left = queued.decrementAndGet();
             if (left <= config.queueCapacity() / 2 && !stopping && !rejecting) {

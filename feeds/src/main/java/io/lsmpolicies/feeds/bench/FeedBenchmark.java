@@ -1,0 +1,271 @@
+package io.lsmpolicies.feeds.bench;
+
+import io.lsmpolicies.feeds.AdmValue;
+import io.lsmpolicies.feeds.Dataset;
+import io.lsmpolicies.feeds.KeyEncoder;
+import io.lsmpolicies.feeds.RecordFormat;
+import io.lsmpolicies.feeds.ValueCodec;
+import io.lsmpolicies.feeds.server.DatasetSpec;
+import io.lsmpolicies.feeds.server.DescriptorParser;
+import io.lsmpolicies.feeds.server.NodeDescriptor;
+import io.lsmpolicies.feeds.server.NodeServer;
+import io.lsmpolicies.lsm.LsmStore;
+import io.lsmpolicies.lsm.StoreIterator;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * {@code bin/bench-feed}: feed ingest rate against an embedded load of the same records, in one run, on the same
+ * disk (issue 6). Records are YCSB-like: key {@code user<i>}, 10 fields {@code field0..field9} of 100 bytes each,
+ * sent as ADM {@code hex("...")} (about 2 KB of text, 1 KB of data), back to back with no newline, as AsterixDB's
+ * YCSB client sends them.
+ * <ol>
+ *   <li>embedded: the node's stores (one per iodevice, the options the node server would give them) are opened
+ *       directly and one thread puts every record into its hash partition (key and value bytes identical to what
+ *       the feed stores); timed from the first put to the last;</li>
+ *   <li>feed: a {@link NodeServer} is started from the same descriptor on fresh directories, {@code --connections}
+ *       clients stream the records (each a contiguous share) over sockets; timed from the first connect until
+ *       the feed's statistics count every record applied.</li>
+ * </ol>
+ * Options: {@code --records N} (200000), {@code --connections C} (4), {@code --dir D} (a fresh directory,
+ * default {@code bench-feed-<millis>} in the working directory; deleted afterwards unless {@code --keep}),
+ * {@code --wal sync|async|off} (async), {@code --writer-threads W} (2), {@code --memory BYTES} (64MB, the
+ * node's MemTable budget).
+ */
+public final class FeedBenchmark {
+    private static final int FIELDS = 10;
+    private static final int FIELD_BYTES = 100;
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private FeedBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        long records = 200_000;
+        int connections = 4;
+        Path dir = Path.of("bench-feed-" + System.currentTimeMillis());
+        String wal = "async";
+        int writers = 2;
+        String memory = "64MB";
+        boolean keep = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--records" -> records = Long.parseLong(args[++i]);
+                case "--connections" -> connections = Integer.parseInt(args[++i]);
+                case "--dir" -> dir = Path.of(args[++i]);
+                case "--wal" -> wal = args[++i];
+                case "--writer-threads" -> writers = Integer.parseInt(args[++i]);
+                case "--memory" -> memory = args[++i];
+                case "--keep" -> keep = true;
+                default -> {
+                    System.err.println("usage: bench-feed [--records N] [--connections C] [--dir D] "
+                            + "[--wal sync|async|off] [--writer-threads W] [--memory SIZE] [--keep]");
+                    System.exit(2);
+                }
+            }
+        }
+        if (Files.exists(dir)) {
+            try (Stream<Path> s = Files.list(dir)) {
+                if (s.findAny().isPresent()) {
+                    System.err.println("bench-feed: " + dir + " is not empty");
+                    System.exit(2);
+                }
+            }
+        }
+        Files.createDirectories(dir);
+        System.out.printf("bench-feed: records=%d (1 KB: %d fields x %d bytes, hex), connections=%d, wal=%s,"
+                + " writer-threads=%d, memory=%s, 2 iodevices, dir=%s, cores=%d%n", records, FIELDS, FIELD_BYTES,
+                connections, wal, writers, memory, dir.toAbsolutePath(), Runtime.getRuntime().availableProcessors());
+        checkEncoding();
+        try {
+            NodeDescriptor embeddedDesc = DescriptorParser.parse(descriptor(dir, "embedded", wal, writers, memory));
+            double embedded = embedded(embeddedDesc, records);
+            System.out.printf("embedded load: %,.0f records/s%n", embedded);
+            NodeDescriptor feedDesc = DescriptorParser.parse(descriptor(dir, "feed", wal, writers, memory));
+            double feed = feed(feedDesc, records, connections);
+            System.out.printf("socket feed:   %,.0f records/s%n", feed);
+            System.out.printf("ratio feed/embedded: %.2f (goal >= 0.80)%n", feed / embedded);
+        } finally {
+            if (!keep) {
+                delete(dir);
+            }
+        }
+    }
+
+    private static Path descriptor(Path dir, String name, String wal, int writers, String memory)
+            throws IOException {
+        Path root = dir.toAbsolutePath().resolve(name);
+        String text = "[nc/nc1]\n"
+                + "iodevices = " + root.resolve("io0") + ", " + root.resolve("io1") + "\n"
+                + "[nc]\n"
+                + "storage.memorycomponent.globalbudget = " + memory + "\n"
+                + "storage.buffercache.size = 128MB\n"
+                + "storage.wal.mode = " + wal + "\n"
+                + "[http]\n"
+                + "port = 0\n"
+                + "[dataset/usertable]\n"
+                + "primary-key = YCSB_KEY\n"
+                + "merge-policy = {\"name\": \"prefix\", \"parameters\": {\"max-mergable-component-size\": 1073741824,"
+                + " \"max-tolerance-component-count\": 5}}\n"
+                + "[feed/ycsb]\n"
+                + "dataset = usertable\n"
+                + "format = adm\n"
+                + "addresses = 127.0.0.1:0\n"
+                + "writer-threads = " + writers + "\n";
+        Files.createDirectories(root);
+        return Files.writeString(dir.resolve(name + ".conf"), text, StandardCharsets.UTF_8);
+    }
+
+    /** The 100 bytes of field {@code f} of record {@code i} (xorshift, cheap and deterministic). */
+    private static void fill(long i, int f, byte[] out) {
+        long x = (i * 0x9E3779B97F4A7C15L) ^ (f + 1) * 0xBF58476D1CE4E5B9L;
+        for (int b = 0; b < out.length; b++) {
+            x ^= x << 13;
+            x ^= x >>> 7;
+            x ^= x << 17;
+            out[b] = (byte) x;
+        }
+    }
+
+    static AdmValue.Obj record(long i) {
+        Map<String, AdmValue> fields = new LinkedHashMap<>();
+        fields.put("YCSB_KEY", new AdmValue.Str("user" + i));
+        for (int f = 0; f < FIELDS; f++) {
+            byte[] bytes = new byte[FIELD_BYTES];
+            fill(i, f, bytes);
+            fields.put("field" + f, new AdmValue.Binary(bytes));
+        }
+        return new AdmValue.Obj(fields);
+    }
+
+    static void appendAdm(long i, StringBuilder b, byte[] scratch) {
+        b.append("{\"YCSB_KEY\":\"user").append(i).append('"');
+        for (int f = 0; f < FIELDS; f++) {
+            fill(i, f, scratch);
+            b.append(",\"field").append(f).append("\":hex(\"");
+            for (byte x : scratch) {
+                b.append(HEX[(x >> 4) & 15]).append(HEX[x & 15]);
+            }
+            b.append("\")");
+        }
+        b.append('}');
+    }
+
+    /** The embedded load stores exactly what the feed stores for the same text. */
+    private static void checkEncoding() throws Exception {
+        KeyEncoder keys = new KeyEncoder(List.of("YCSB_KEY"));
+        StringBuilder b = new StringBuilder();
+        appendAdm(12345, b, new byte[FIELD_BYTES]);
+        AdmValue.Obj parsed = RecordFormat.ADM.parse(b.toString());
+        AdmValue.Obj built = record(12345);
+        if (!Arrays.equals(keys.encode(parsed), keys.encode(built))
+                || !Arrays.equals(ValueCodec.encode(parsed), ValueCodec.encode(built))) {
+            throw new IllegalStateException("embedded and feed records differ");
+        }
+    }
+
+    private static List<LsmStore> openStores(NodeDescriptor d) throws IOException {
+        DatasetSpec spec = d.datasets().get(0);
+        List<LsmStore> stores = new ArrayList<>();
+        for (Path device : d.iodevices()) {
+            stores.add(LsmStore.open(device.resolve(spec.name()),
+                    d.storage().storeOptions(d.iodevices().size(), spec.newPolicy())));
+        }
+        return stores;
+    }
+
+    private static double embedded(NodeDescriptor d, long records) throws IOException {
+        List<LsmStore> stores = openStores(d);
+        try {
+            Dataset dataset = Dataset.partitioned("usertable", stores, "YCSB_KEY");
+            KeyEncoder keys = new KeyEncoder(List.of("YCSB_KEY"));
+            long start = System.nanoTime();
+            for (long i = 0; i < records; i++) {
+                AdmValue.Obj r = record(i);
+                byte[] key = keys.encode(r);
+                dataset.storeFor(key).put(key, ValueCodec.encode(r));
+            }
+            long nanos = System.nanoTime() - start;
+            return records * 1e9 / nanos;
+        } finally {
+            for (LsmStore s : stores) {
+                s.close();
+            }
+        }
+    }
+
+    private static double feed(NodeDescriptor d, long records, int connections) throws Exception {
+        try (NodeServer server = NodeServer.start(d)) {
+            InetSocketAddress address = server.feedAddresses("ycsb").get(0);
+            List<Thread> clients = new ArrayList<>();
+            long start = System.nanoTime();
+            for (int c = 0; c < connections; c++) {
+                long from = records * c / connections;
+                long to = records * (c + 1) / connections;
+                Thread t = new Thread(() -> {
+                    try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
+                        OutputStream out = socket.getOutputStream();
+                        StringBuilder b = new StringBuilder(1 << 17);
+                        byte[] scratch = new byte[FIELD_BYTES];
+                        for (long i = from; i < to; i++) {
+                            appendAdm(i, b, scratch);
+                            if (b.length() >= 1 << 16 || i == to - 1) {
+                                out.write(b.toString().getBytes(StandardCharsets.US_ASCII));
+                                b.setLength(0);
+                            }
+                        }
+                        out.flush();
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }, "bench-client-" + c);
+                t.start();
+                clients.add(t);
+            }
+            while (server.feed("ycsb").stats().records() + server.feed("ycsb").stats().errorCount() < records) {
+                Thread.sleep(2);
+            }
+            long nanos = System.nanoTime() - start;
+            for (Thread t : clients) {
+                t.join();
+            }
+            if (server.feed("ycsb").stats().errorCount() != 0) {
+                throw new IllegalStateException("feed errors: " + server.feed("ycsb").stats());
+            }
+            long count = 0;
+            for (LsmStore s : server.dataset("usertable").partitions()) {
+                try (StoreIterator it = s.scan(null, null)) {
+                    while (it.hasNext()) {
+                        it.next();
+                        count++;
+                    }
+                }
+            }
+            if (count != records) {
+                throw new IllegalStateException("the stores hold " + count + " records, expected " + records);
+            }
+            return records * 1e9 / nanos;
+        }
+    }
+
+    private static void delete(Path dir) throws IOException {
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}
