@@ -1,6 +1,7 @@
 package io.lsmpolicies.feeds;
 
 import io.lsmpolicies.lsm.LsmStore;
+import io.lsmpolicies.lsm.wal.WriteBatch;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
@@ -8,6 +9,8 @@ import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -201,8 +204,21 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
         // other connections sharing the writer threads) must not wait for it to.
         int budget = Math.max(1, config.queueCapacity());
         Item item;
+        List<Item> group = new ArrayList<>();
+        LsmStore groupStore = null;
         while (budget-- > 0 && (item = queue.poll()) != null) {
-            apply(dataset.storeFor(item.key()), item); // queued before any rejection: still applied, never dropped
+            // Queued before any rejection: still applied, never dropped.
+            LsmStore store = dataset.storeFor(item.key());
+            if (config.insertIfAbsent()) {
+                apply(store, item);
+            } else {
+                if (store != groupStore && !group.isEmpty()) {
+                    applyGroup(groupStore, group);
+                    group.clear();
+                }
+                groupStore = store;
+                group.add(item);
+            }
             int left = queued.decrementAndGet();
             if (left <= config.queueCapacity() / 2 && !stopping && !rejecting) {
                 Channel ch = channel;
@@ -215,6 +231,9 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
                 }
             }
         }
+        if (!group.isEmpty()) {
+            applyGroup(groupStore, group);
+        }
         Channel ch = channel;
         if (config.acks() && acked != before && ch != null && ch.isActive() && ch.isWritable()) {
             ch.writeAndFlush(Unpooled.copiedBuffer("{\"acked\":" + acked + "}\n", StandardCharsets.US_ASCII));
@@ -226,6 +245,32 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
             ch.close();
         }
         maybeDone();
+    }
+
+    /**
+     * Applies consecutive records bound for one store as one atomic {@link WriteBatch}: one WAL append and one
+     * wait for durability instead of one per record. Each record stays whole. If the batch is refused (a record
+     * over the store's limits), the records are applied one by one, so only the bad one is rejected and
+     * reported; a failing store is handled per record too.
+     */
+    private void applyGroup(LsmStore store, List<Item> items) {
+        if (items.size() == 1 || storeFailed) {
+            items.forEach(i -> apply(store, i));
+            return;
+        }
+        WriteBatch batch = new WriteBatch();
+        for (Item i : items) {
+            batch.put(i.key(), i.value());
+        }
+        try {
+            store.write(batch);
+        } catch (IOException | RuntimeException e) { // refused whole: the per-record path says which and why
+            items.forEach(i -> apply(store, i));
+            return;
+        }
+        acked += items.size();
+        counters.records.addAndGet(items.size());
+        feedCounters.records.addAndGet(items.size());
     }
 
     private void apply(LsmStore store, Item item) {
