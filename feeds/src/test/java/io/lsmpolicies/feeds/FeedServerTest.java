@@ -163,6 +163,27 @@ class FeedServerTest {
         assertThat(s.recentErrors().get(1).excerpt()).isEqualTo("{\"other\":1}");
     }
 
+    /**
+     * Records drained together are applied as one batch; one the store refuses (a value over its limit) must
+     * not take the others with it: the batch falls back to records one by one and only the bad one is rejected.
+     */
+    @Test
+    void aRecordTheStoreRefusesIsRejectedAloneAndItsNeighboursApplied() throws Exception {
+        open(StoreOptions.builder().walMode(SyncMode.ASYNC).maxValueBytes(300).build());
+        InetSocketAddress a = startFeed(adm());
+        StringBuilder all = new StringBuilder();
+        for (int i = 0; i < 500; i++) {
+            all.append(i == 250 ? "{\"YCSB_KEY\":\"big\",\"f\":\"" + "z".repeat(1000) + "\"}"
+                    : new String(ycsbSmall(i), StandardCharsets.UTF_8));
+        }
+        send(a, all.toString().getBytes(StandardCharsets.UTF_8));
+        FeedStats s = await(x -> x.records() == 499 && x.errorCount() == 1);
+        assertThat(s.errors()).containsOnlyKeys(ErrorKind.REJECTED);
+        assertThat(s.recentErrors().get(0).detail()).contains("maxValueBytes");
+        assertThat(stored("big")).isNull();
+        assertThat(count()).isEqualTo(499);
+    }
+
     private static byte[] ycsbSmall(int i) {
         return ("{\"YCSB_KEY\":\"user" + i + "\",\"field0\":hex(\"0a1b\")}").getBytes(StandardCharsets.UTF_8);
     }
