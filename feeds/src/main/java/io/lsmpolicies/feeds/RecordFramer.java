@@ -198,7 +198,9 @@ public final class RecordFramer {
         }
         String text;
         try {
-            text = utf8.reset().decode(ByteBuffer.wrap(buf, 0, len)).toString();
+            // Most records (the YCSB client's all) are ASCII, which is valid UTF-8 and copies as Latin-1.
+            text = isAscii(buf, len) ? new String(buf, 0, len, StandardCharsets.ISO_8859_1)
+                    : utf8.reset().decode(ByteBuffer.wrap(buf, 0, len)).toString();
         } catch (CharacterCodingException e) {
             sink.onBadRecord(new BadRecord(ErrorKind.INVALID_UTF8, recordStart, BadRecord.excerpt(buf, 0, len),
                     "invalid UTF-8: " + e.getMessage()));
@@ -208,6 +210,15 @@ public final class RecordFramer {
         int bytes = len;
         resetRecord();
         sink.onRecord(text, recordStart, bytes);
+    }
+
+    private static boolean isAscii(byte[] bytes, int length) {
+        for (int i = 0; i < length; i++) {
+            if (bytes[i] < 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private void resetRecord() {

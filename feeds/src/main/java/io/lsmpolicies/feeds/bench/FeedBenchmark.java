@@ -152,16 +152,51 @@ public final class FeedBenchmark {
     }
 
     static void appendAdm(long i, StringBuilder b, byte[] scratch) {
-        b.append("{\"YCSB_KEY\":\"user").append(i).append('"');
+        AsciiBuffer out = new AsciiBuffer(2 * FIELDS * FIELD_BYTES + 256);
+        appendAdm(i, out, scratch);
+        b.append(new String(out.bytes, 0, out.length, StandardCharsets.US_ASCII));
+    }
+
+    /**
+     * Appends record {@code i}'s ADM text as the YCSB client sends it, written byte by byte into an ASCII buffer
+     * (the client shares the CPU with the server here, so it must be cheap).
+     */
+    static void appendAdm(long i, AsciiBuffer b, byte[] scratch) {
+        b.ascii("{\"YCSB_KEY\":\"user").ascii(Long.toString(i)).put('"');
         for (int f = 0; f < FIELDS; f++) {
             fill(i, f, scratch);
-            b.append(",\"field").append(f).append("\":hex(\"");
+            b.ascii(",\"field").ascii(Integer.toString(f)).ascii("\":hex(\"");
             for (byte x : scratch) {
-                b.append(HEX[(x >> 4) & 15]).append(HEX[x & 15]);
+                b.put(HEX[(x >> 4) & 15]).put(HEX[x & 15]);
             }
-            b.append("\")");
+            b.ascii("\")");
         }
-        b.append('}');
+        b.put('}');
+    }
+
+    /** A growable byte buffer of ASCII text. Not thread-safe. */
+    static final class AsciiBuffer {
+        byte[] bytes;
+        int length;
+
+        AsciiBuffer(int capacity) {
+            bytes = new byte[capacity];
+        }
+
+        AsciiBuffer put(char c) {
+            if (length == bytes.length) {
+                bytes = Arrays.copyOf(bytes, bytes.length * 2);
+            }
+            bytes[length++] = (byte) c;
+            return this;
+        }
+
+        AsciiBuffer ascii(String s) {
+            for (int k = 0; k < s.length(); k++) {
+                put(s.charAt(k));
+            }
+            return this;
+        }
     }
 
     /** The embedded load stores exactly what the feed stores for the same text. */
@@ -218,13 +253,13 @@ public final class FeedBenchmark {
                 Thread t = new Thread(() -> {
                     try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
                         OutputStream out = socket.getOutputStream();
-                        StringBuilder b = new StringBuilder(1 << 17);
+                        AsciiBuffer b = new AsciiBuffer(1 << 17);
                         byte[] scratch = new byte[FIELD_BYTES];
                         for (long i = from; i < to; i++) {
                             appendAdm(i, b, scratch);
-                            if (b.length() >= 1 << 16 || i == to - 1) {
-                                out.write(b.toString().getBytes(StandardCharsets.US_ASCII));
-                                b.setLength(0);
+                            if (b.length >= 1 << 16 || i == to - 1) {
+                                out.write(b.bytes, 0, b.length);
+                                b.length = 0;
                             }
                         }
                         out.flush();
