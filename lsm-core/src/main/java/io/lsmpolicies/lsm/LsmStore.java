@@ -661,12 +661,23 @@ public final class LsmStore implements Closeable {
     private void flushByMerging(LiveMemTable m, long flushIndex, long oldestTombstone, long start)
             throws IOException {
         MemTable mem = m.table();
-        long estimate = SSTableWriter.estimateFileBytes(mem.iterator(), options.sstable());
-        long dataBytes = 0;
-        for (Iterator<Entry> it = new VersionCollapse(mem.iterator(), liveSnapshots(), false); it.hasNext(); ) {
-            Entry e = it.next();
-            dataBytes += e.key().length + e.value().length;
-        }
+        // One pass over what the flush would write: its file size estimate and its data bytes.
+        long[] dataBytesOut = {0};
+        Iterator<Entry> collapsed = new VersionCollapse(mem.iterator(), liveSnapshots(), false);
+        long estimate = SSTableWriter.estimateFileBytes(new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return collapsed.hasNext();
+            }
+
+            @Override
+            public Entry next() {
+                Entry e = collapsed.next();
+                dataBytesOut[0] += e.key().length + e.value().length;
+                return e;
+            }
+        }, options.sstable());
+        long dataBytes = dataBytesOut[0];
         List<PlannedTable> plan = new ArrayList<>();
         PolicyState state;
         Set<Long> planned = new HashSet<>();
@@ -844,11 +855,8 @@ public final class LsmStore implements Closeable {
             PolicyState state) {
         ManifestEdit.Builder b = ManifestEdit.builder();
         out.forEach(b::addTable);
-        b.lastSequence(Math.max(current.lastSequence(), maxSequence)).walNumber(Math.max(current.walNumber(), nextWal));
-        if (state != null) {
-            b.policy(policy.name(), state.encode());
-        }
-        return b.build();
+        return b.lastSequence(Math.max(current.lastSequence(), maxSequence))
+                .walNumber(Math.max(current.walNumber(), nextWal)).policy(policy.name(), state.encode()).build();
     }
 
     /** Waits (measured) while the policy says merging lags. REQUIRES: the mutex. */

@@ -188,7 +188,7 @@ class CrashTest {
             if (bounded) {
                 assertThat(tablesAfter).as(line + " tables after recovery").isLessThanOrEqualTo(K);
             }
-            EngineTestSupport.assertStackInvariants(store, line);
+            EngineTestSupport.assertLevelInvariants(store, line);
             records = check(store, model, line);
         }
         StoreVerifier.Report closed = StoreVerifier.verify(dir);

@@ -1,6 +1,6 @@
 package io.lsmpolicies.lsm;
 
-import static io.lsmpolicies.lsm.EngineTestSupport.assertStackInvariants;
+import static io.lsmpolicies.lsm.EngineTestSupport.assertLevelInvariants;
 import static io.lsmpolicies.lsm.EngineTestSupport.drain;
 import static io.lsmpolicies.lsm.EngineTestSupport.format;
 import static io.lsmpolicies.lsm.EngineTestSupport.hex;
@@ -231,11 +231,11 @@ class EngineModelTest {
             } else if (r < 915) {
                 log("flush");
                 lsm.flush();
-                assertStackInvariants(lsm, where());
+                assertLevelInvariants(lsm, where());
             } else if (r < 922) {
                 log("awaitMerges");
                 lsm.awaitMerges();
-                assertStackInvariants(lsm, where());
+                assertLevelInvariants(lsm, where());
             } else if (r < 926) {
                 log("compactAll");
                 lsm.compactAll();
@@ -291,7 +291,7 @@ class EngineModelTest {
             merges += m.merges();
             lsm = LsmStore.open(store, options);
             reopens++;
-            assertStackInvariants(lsm, where());
+            assertLevelInvariants(lsm, where());
         }
 
         /** Every key of the key space by get, and the whole store by scan. */
@@ -301,7 +301,7 @@ class EngineModelTest {
             }
             assertThat(drain(lsm.scan(null, null))).as("full scan, %s", where())
                     .containsExactlyElementsOf(format(oracle));
-            assertStackInvariants(lsm, where());
+            assertLevelInvariants(lsm, where());
         }
 
         private void checkSnapshotSample(Taken t) throws IOException {

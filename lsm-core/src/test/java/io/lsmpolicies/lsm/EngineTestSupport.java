@@ -97,10 +97,11 @@ public final class EngineTestSupport {
     }
 
     /**
-     * Checks the stack invariants of level 0 (newest first): flush ranges and sequence ranges of consecutive
-     * tables are disjoint and descending, and no table sits in a deeper level (stack policies use only level 0).
+     * Checks the level invariants: in level 0 (newest first) flush ranges and sequence ranges of consecutive
+     * tables are disjoint and descending; a stack policy uses level 0 only; every deeper level is one sorted
+     * run of non-overlapping tables.
      */
-    static void assertStackInvariants(LsmStore store, String context) {
+    static void assertLevelInvariants(LsmStore store, String context) {
         List<List<TableRecord>> levels = store.components().levels();
         String name = store.options().policy().name();
         if (MergePolicies.factory(name).layout() == PolicyLayout.STACK) {
