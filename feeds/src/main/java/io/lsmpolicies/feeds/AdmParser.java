@@ -1,13 +1,21 @@
 package io.lsmpolicies.feeds;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The {@code adm} format: a recursive-descent parser for JSON extended with the ADM constructors socket-feed
- * clients send. Accepted values:
+ * clients send, working on the record's UTF-8 bytes (no intermediate {@code String}). Accepted values:
  * <ul>
  *   <li>JSON: objects, arrays, strings, numbers (an integer is {@code int64}, a fraction or exponent
  *       {@code double}), {@code true}, {@code false}, {@code null};</li>
@@ -17,28 +25,61 @@ import java.util.Map;
  *       quoted, as AsterixDB prints it ({@code int64("5")});</li>
  *   <li>ADM multisets {@code {{ ... }}}, read as arrays.</li>
  * </ul>
- * Duplicate field names, trailing text and nesting deeper than {@value #MAX_DEPTH} are errors. Not thread-safe
- * (one instance per record).
+ * Duplicate field names, trailing text, nesting deeper than {@value #MAX_DEPTH}, bytes that are not UTF-8 inside
+ * strings and non-ASCII bytes outside them are errors; positions in messages are byte offsets in the record. Not
+ * thread-safe (one instance per record).
  */
 final class AdmParser {
     static final int MAX_DEPTH = 256;
 
-    private final String s;
+    /** The value of each byte as a hex digit, -1 if it is not one. */
+    private static final byte[] HEX_VALUE = new byte[256];
+    /**
+     * The byte two hex digits stand for, indexed by the pair read as a little-endian {@code short} (first digit in
+     * the low byte); -1 if either is not a hex digit.
+     */
+    private static final short[] HEX_PAIR = new short[1 << 16];
+    private static final VarHandle SHORTS = MethodHandles.byteArrayViewVarHandle(short[].class,
+            ByteOrder.LITTLE_ENDIAN);
+
+    static {
+        Arrays.fill(HEX_VALUE, (byte) -1);
+        for (int d = 0; d < 10; d++) {
+            HEX_VALUE['0' + d] = (byte) d;
+        }
+        for (int d = 0; d < 6; d++) {
+            HEX_VALUE['a' + d] = (byte) (10 + d);
+            HEX_VALUE['A' + d] = (byte) (10 + d);
+        }
+        for (int pair = 0; pair < HEX_PAIR.length; pair++) {
+            int hi = HEX_VALUE[pair & 0xFF];
+            int lo = HEX_VALUE[pair >>> 8];
+            HEX_PAIR[pair] = (short) ((hi | lo) < 0 ? -1 : hi << 4 | lo);
+        }
+    }
+
+    private final byte[] b;
+    private final int start;
+    private final int end;
     private int pos;
     private int depth;
 
-    AdmParser(String text) {
-        this.s = text;
+    /** Parses {@code bytes[off, off + len)}; the array is not copied and must not change during the parse. */
+    AdmParser(byte[] bytes, int off, int len) {
+        this.b = bytes;
+        this.start = off;
+        this.end = off + len;
+        this.pos = off;
     }
 
     AdmValue.Obj parseRecord() throws RecordSyntaxException {
         skipWs();
-        if (peek() != '{' || s.startsWith("{{", pos)) {
+        if (peek() != '{' || peekAt(1) == '{') {
             throw error("a record must be an object");
         }
         AdmValue.Obj obj = (AdmValue.Obj) value();
         skipWs();
-        if (pos != s.length()) {
+        if (pos != end) {
             throw error("text after the record");
         }
         return obj;
@@ -46,19 +87,19 @@ final class AdmParser {
 
     private AdmValue value() throws RecordSyntaxException {
         skipWs();
-        char c = peek();
+        int c = peek();
         if (c == '{') {
-            return s.startsWith("{{", pos) ? multiset() : object();
+            return peekAt(1) == '{' ? multiset() : object();
         } else if (c == '[') {
             return array();
         } else if (c == '"') {
             return new AdmValue.Str(string());
         } else if (c == '-' || (c >= '0' && c <= '9')) {
             return number(number());
-        } else if (Character.isLetter(c)) {
+        } else if (isLetter(c)) {
             return word();
         }
-        throw error(c == 0 ? "unexpected end of record" : "unexpected '" + c + "'");
+        throw error(c < 0 ? "unexpected end of record" : "unexpected " + describe(c));
     }
 
     private AdmValue.Obj object() throws RecordSyntaxException {
@@ -85,7 +126,7 @@ final class AdmParser {
                 throw error("duplicate field \"" + name + "\"");
             }
             skipWs();
-            char c = next();
+            int c = next();
             if (c == '}') {
                 depth--;
                 return new AdmValue.Obj(fields);
@@ -123,7 +164,7 @@ final class AdmParser {
         while (true) {
             items.add(value());
             skipWs();
-            char c = next();
+            int c = next();
             if (c == close) {
                 return items;
             } else if (c != ',') {
@@ -134,11 +175,11 @@ final class AdmParser {
     }
 
     private AdmValue word() throws RecordSyntaxException {
-        int start = pos;
-        while (pos < s.length() && (Character.isLetterOrDigit(s.charAt(pos)) || s.charAt(pos) == '_')) {
+        int at = pos;
+        while (pos < end && (isLetter(b[pos]) || (b[pos] >= '0' && b[pos] <= '9') || b[pos] == '_')) {
             pos++;
         }
-        String w = s.substring(start, pos);
+        String w = ascii(at, pos);
         switch (w) {
             case "true":
                 return new AdmValue.Bool(true);
@@ -151,12 +192,12 @@ final class AdmParser {
         }
         skipWs();
         if (peek() != '(') {
-            pos = start;
+            pos = at;
             throw error("unknown word '" + w + "'");
         }
         pos++;
         skipWs();
-        AdmValue v = constructor(w, start);
+        AdmValue v = constructor(w, at);
         expect(')');
         return v;
     }
@@ -164,7 +205,7 @@ final class AdmParser {
     private AdmValue constructor(String name, int at) throws RecordSyntaxException {
         switch (name) {
             case "hex":
-                return new AdmValue.Binary(hex(string()));
+                return new AdmValue.Binary(hex());
             case "string":
                 return new AdmValue.Str(string());
             case "datetime":
@@ -183,21 +224,21 @@ final class AdmParser {
                 return integer(AdmValue.IntKind.INT64);
             case "double":
             case "float": {
-                int start = pos;
+                int from = pos;
                 String text = peek() == '"' ? string() : number();
                 try {
                     double d = Double.parseDouble(text);
                     return new AdmValue.Real(name.equals("float") ? (float) d : d, name.equals("float"));
                 } catch (NumberFormatException e) {
-                    pos = start;
+                    pos = from;
                     throw error("bad " + name + " '" + text + "'");
                 }
             }
             case "boolean": {
-                int start = pos;
+                int from = pos;
                 String text = peek() == '"' ? string() : bareWord();
                 if (!text.equals("true") && !text.equals("false")) {
-                    pos = start;
+                    pos = from;
                     throw error("bad boolean '" + text + "'");
                 }
                 return new AdmValue.Bool(text.equals("true"));
@@ -209,12 +250,12 @@ final class AdmParser {
     }
 
     private AdmValue.Int integer(AdmValue.IntKind kind) throws RecordSyntaxException {
-        int start = pos;
+        int from = pos;
         String text = peek() == '"' ? string() : number();
         try {
             return new AdmValue.Int(kind, Long.parseLong(text));
         } catch (IllegalArgumentException e) { // NumberFormatException or out of the kind's range
-            pos = start;
+            pos = from;
             throw error("bad " + kind.constructor + " '" + text + "'");
         }
     }
@@ -234,7 +275,7 @@ final class AdmParser {
 
     /** JSON number syntax: -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? */
     private String number() throws RecordSyntaxException {
-        int start = pos;
+        int from = pos;
         if (peek() == '-') {
             pos++;
         }
@@ -256,64 +297,84 @@ final class AdmParser {
                 throw error("expected an exponent");
             }
         }
-        return s.substring(start, pos);
+        return ascii(from, pos);
     }
 
     private boolean digits() {
-        int start = pos;
-        while (pos < s.length() && s.charAt(pos) >= '0' && s.charAt(pos) <= '9') {
+        int from = pos;
+        while (pos < end && b[pos] >= '0' && b[pos] <= '9') {
             pos++;
         }
-        return pos > start;
+        return pos > from;
     }
 
     private String bareWord() {
-        int start = pos;
-        while (pos < s.length() && Character.isLetter(s.charAt(pos))) {
+        int from = pos;
+        while (pos < end && isLetter(b[pos])) {
             pos++;
         }
-        return s.substring(start, pos);
+        return ascii(from, pos);
     }
 
+    /**
+     * A quoted string. The common case (no escape, all ASCII) is one scan and one Latin-1 copy; a string with
+     * non-ASCII bytes is decoded strictly, so bytes that are not UTF-8 are an error, never a replacement character.
+     */
     private String string() throws RecordSyntaxException {
         if (peek() != '"') {
             throw error("expected a string");
         }
         pos++;
-        StringBuilder b = null;
-        int start = pos;
-        while (true) {
-            if (pos >= s.length()) {
-                throw error("unterminated string");
-            }
-            char c = s.charAt(pos);
+        int from = pos;
+        boolean ascii = true;
+        while (pos < end) {
+            byte c = b[pos];
             if (c == '"') {
-                String out = b == null ? s.substring(start, pos) : b.append(s, start, pos).toString();
+                String out = ascii ? ascii(from, pos) : utf8(from, pos);
                 pos++;
                 return out;
             } else if (c == '\\') {
-                if (b == null) {
-                    b = new StringBuilder();
-                }
-                b.append(s, start, pos);
+                return escapedString(from);
+            } else if (c >= 0 && c < 0x20) {
+                throw error("control character in a string");
+            }
+            ascii &= c >= 0;
+            pos++;
+        }
+        throw error("unterminated string");
+    }
+
+    /** The rest of a string that has escapes, from {@code from} (just after the opening quote). */
+    private String escapedString(int from) throws RecordSyntaxException {
+        StringBuilder out = new StringBuilder();
+        int run = from;
+        while (pos < end) {
+            byte c = b[pos];
+            if (c == '"') {
+                out.append(utf8(run, pos));
                 pos++;
-                b.append(escape());
-                start = pos;
-            } else if (c < 0x20) {
+                return out.toString();
+            } else if (c == '\\') {
+                out.append(utf8(run, pos));
+                pos++;
+                out.append(escape());
+                run = pos;
+            } else if (c >= 0 && c < 0x20) {
                 throw error("control character in a string");
             } else {
                 pos++;
             }
         }
+        throw error("unterminated string");
     }
 
     private char escape() throws RecordSyntaxException {
-        char c = next();
+        int c = next();
         switch (c) {
             case '"':
             case '\\':
             case '/':
-                return c;
+                return (char) c;
             case 'b':
                 return '\b';
             case 'f':
@@ -325,37 +386,107 @@ final class AdmParser {
             case 't':
                 return '\t';
             case 'u': {
-                if (pos + 4 > s.length()) {
+                if (pos + 4 > end) {
                     throw error("truncated \\u escape");
                 }
-                try {
-                    char u = (char) Integer.parseInt(s.substring(pos, pos + 4), 16);
-                    pos += 4;
-                    return u;
-                } catch (NumberFormatException e) {
-                    throw error("bad \\u escape");
+                int u = 0;
+                for (int i = 0; i < 4; i++) {
+                    int d = hexDigit(b[pos + i]);
+                    if (d < 0) {
+                        throw error("bad \\u escape");
+                    }
+                    u = u << 4 | d;
                 }
+                pos += 4;
+                return (char) u;
             }
             default:
                 pos--;
-                throw error("bad escape '\\" + c + "'");
+                throw error("bad escape " + (c >= 0x20 && c < 0x7f ? "'\\" + (char) c + "'" : describe(c)));
         }
     }
 
-    private byte[] hex(String text) throws RecordSyntaxException {
-        if (text.length() % 2 != 0) {
-            throw error("hex(\"...\") needs an even number of digits, got " + text.length());
+    /**
+     * The argument of {@code hex(...)}: a string of an even number of hex digits, decoded straight from the bytes.
+     * A string with escapes (legal, if odd) takes the general path.
+     */
+    private byte[] hex() throws RecordSyntaxException {
+        if (peek() != '"') {
+            throw error("expected a string");
         }
-        byte[] out = new byte[text.length() / 2];
+        int from = pos + 1;
+        int close = RecordFramer.scanString(b, from, end);
+        if (close < end && b[close] == '"') {
+            byte[] out = hexDigits(from, close);
+            pos = close + 1;
+            return out;
+        }
+        String text = string();
+        byte[] digits = new byte[text.length()];
+        for (int i = 0; i < digits.length; i++) {
+            char c = text.charAt(i);
+            digits[i] = c < 0x80 ? (byte) c : (byte) '?'; // not a hex digit either way
+        }
+        return hexOf(digits);
+    }
+
+    /** Decodes the hex digits {@code b[from, to)}, two per table lookup. */
+    private byte[] hexDigits(int from, int to) throws RecordSyntaxException {
+        int n = to - from;
+        if (n % 2 != 0) {
+            pos = from;
+            throw error("hex(\"...\") needs an even number of digits, got " + n);
+        }
+        byte[] out = new byte[n / 2];
+        for (int i = 0, p = from; i < out.length; i++, p += 2) {
+            int v = HEX_PAIR[(char) (short) SHORTS.get(b, p)];
+            if (v < 0) {
+                pos = hexDigit(b[p]) < 0 ? p : p + 1;
+                throw error("bad hex digit in hex(\"...\")");
+            }
+            out[i] = (byte) v;
+        }
+        return out;
+    }
+
+    private byte[] hexOf(byte[] digits) throws RecordSyntaxException {
+        if (digits.length % 2 != 0) {
+            throw error("hex(\"...\") needs an even number of digits, got " + digits.length);
+        }
+        byte[] out = new byte[digits.length / 2];
         for (int i = 0; i < out.length; i++) {
-            int hi = Character.digit(text.charAt(2 * i), 16);
-            int lo = Character.digit(text.charAt(2 * i + 1), 16);
-            if (hi < 0 || lo < 0) {
+            int hi = hexDigit(digits[2 * i]);
+            int lo = hexDigit(digits[2 * i + 1]);
+            if ((hi | lo) < 0) {
                 throw error("bad hex digit in hex(\"...\")");
             }
             out[i] = (byte) (hi << 4 | lo);
         }
         return out;
+    }
+
+    private static int hexDigit(byte c) {
+        return HEX_VALUE[c & 0xFF];
+    }
+
+    private static boolean isLetter(int c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    }
+
+    private String ascii(int from, int to) {
+        return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+    }
+
+    private String utf8(int from, int to) throws RecordSyntaxException {
+        try {
+            return StandardCharsets.UTF_8.newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(b, from, to - from)).toString();
+        } catch (CharacterCodingException e) {
+            pos = from;
+            throw error("invalid UTF-8 in a string");
+        }
     }
 
     private void enter() throws RecordSyntaxException {
@@ -373,8 +504,8 @@ final class AdmParser {
     }
 
     private void skipWs() {
-        while (pos < s.length()) {
-            char c = s.charAt(pos);
+        while (pos < end) {
+            byte c = b[pos];
             if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
                 return;
             }
@@ -382,18 +513,27 @@ final class AdmParser {
         }
     }
 
-    private char peek() {
-        return pos < s.length() ? s.charAt(pos) : 0;
+    /** The byte at {@code pos} (0..255), or -1 at the end. */
+    private int peek() {
+        return pos < end ? b[pos] & 0xFF : -1;
     }
 
-    private char next() throws RecordSyntaxException {
-        if (pos >= s.length()) {
+    private int peekAt(int ahead) {
+        return pos + ahead < end ? b[pos + ahead] & 0xFF : -1;
+    }
+
+    private int next() throws RecordSyntaxException {
+        if (pos >= end) {
             throw error("unexpected end of record");
         }
-        return s.charAt(pos++);
+        return b[pos++] & 0xFF;
+    }
+
+    private static String describe(int c) {
+        return c >= 0x20 && c < 0x7f ? "'" + (char) c + "'" : String.format("byte 0x%02x", c);
     }
 
     private RecordSyntaxException error(String message) {
-        return new RecordSyntaxException(message, pos);
+        return new RecordSyntaxException(message, pos - start);
     }
 }

@@ -15,13 +15,20 @@ import java.util.Objects;
  *                        it by the records of one socket read (at most {@link #READ_BUFFER_BYTES} bytes)
  * @param writerThreads   threads applying records to the store, shared by the feed's connections; default 2,
  *                        in [1, 64]. A connection's records are applied in order, by one thread at a time
- * @param ioThreads       Netty event-loop threads reading the sockets; default 1, in [1, 64]
+ * @param ioThreads       Netty event-loop threads reading, framing and parsing the sockets (a connection stays
+ *                        on one); default {@link #DEFAULT_IO_THREADS}, in [1, 64]
  * @param insertIfAbsent  put a record only if its key is absent (default false: upsert)
  * @param acks            write {@code {"acked":N}} lines back (default false, as AsterixDB's clients read nothing)
  * @param badRecords      what to do after a bad record; default {@link BadRecordPolicy#LOG_AND_CONTINUE}
  */
 public record FeedConfig(String name, RecordFormat format, Dataset dataset, int maxRecordBytes, int queueCapacity,
         int writerThreads, int ioThreads, boolean insertIfAbsent, boolean acks, BadRecordPolicy badRecords) {
+
+    /**
+     * The default event-loop count: the number of processors, at most 64. Parsing happens on the event loops, so
+     * with one loop a feed of several connections is bound to one core (measured in docs/feeds.md).
+     */
+    public static final int DEFAULT_IO_THREADS = Math.min(64, Runtime.getRuntime().availableProcessors());
 
     /** The largest single socket read, in bytes (Netty's adaptive receive buffer maximum). */
     public static final int READ_BUFFER_BYTES = 64 * 1024;
@@ -58,7 +65,7 @@ public record FeedConfig(String name, RecordFormat format, Dataset dataset, int 
         private int maxRecordBytes = 1 << 20;
         private int queueCapacity = 1024;
         private int writerThreads = 2;
-        private int ioThreads = 1;
+        private int ioThreads = DEFAULT_IO_THREADS;
         private boolean insertIfAbsent;
         private boolean acks;
         private BadRecordPolicy badRecords = BadRecordPolicy.LOG_AND_CONTINUE;

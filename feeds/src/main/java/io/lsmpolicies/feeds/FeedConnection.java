@@ -10,6 +10,7 @@ import io.netty.channel.ChannelInboundHandlerAdapter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -32,8 +33,14 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class FeedConnection extends ChannelInboundHandlerAdapter implements RecordFramer.Sink {
     private static final System.Logger LOG = System.getLogger(FeedConnection.class.getName());
 
-    /** A parsed record, ready to apply. */
-    private record Item(byte[] key, byte[] value, long offset, String excerpt) {
+    /**
+     * A parsed record, ready to apply; {@code head} is its first bytes, kept for the excerpt should the store
+     * refuse it (one more than an excerpt shows, so the excerpt knows it was cut).
+     */
+    private record Item(byte[] key, byte[] value, long offset, byte[] head) {
+        String excerpt() {
+            return BadRecord.excerpt(head, 0, head.length);
+        }
     }
 
     private final long id;
@@ -100,25 +107,27 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
     }
 
     @Override
-    public void onRecord(String text, long offset, int bytes) {
+    public void onRecord(byte[] bytes, int length, long offset) {
         if (rejecting) {
             return;
         }
         AdmValue.Obj record;
         try {
-            record = config.format().parse(text);
+            record = config.format().parse(bytes, 0, length);
         } catch (RecordSyntaxException e) {
-            bad(new BadRecord(ErrorKind.SYNTAX, offset, excerpt(text), e.getMessage()));
+            bad(new BadRecord(ErrorKind.SYNTAX, offset, BadRecord.excerpt(bytes, 0, length), e.getMessage()));
             return;
         }
         byte[] key;
         try {
             key = keys.encode(record);
         } catch (IllegalArgumentException e) {
-            bad(new BadRecord(ErrorKind.MISSING_KEY, offset, excerpt(text), e.getMessage()));
+            bad(new BadRecord(ErrorKind.MISSING_KEY, offset, BadRecord.excerpt(bytes, 0, length),
+                    e.getMessage()));
             return;
         }
-        queue.add(new Item(key, ValueCodec.encode(record), offset, excerpt(text)));
+        byte[] head = Arrays.copyOf(bytes, Math.min(length, BadRecord.EXCERPT_BYTES + 1));
+        queue.add(new Item(key, ValueCodec.encode(record), offset, head));
         int n = queued.incrementAndGet();
         counters.queued(n);
         feedCounters.queued(n);
@@ -141,11 +150,6 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
                 ch.close(); // channelInactive finishes once the queue is applied
             }
         }
-    }
-
-    private static String excerpt(String text) {
-        byte[] b = text.getBytes(StandardCharsets.UTF_8);
-        return BadRecord.excerpt(b, 0, b.length);
     }
 
     @Override

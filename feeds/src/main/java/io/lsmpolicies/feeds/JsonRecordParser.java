@@ -1,6 +1,7 @@
 package io.lsmpolicies.feeds;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
@@ -20,22 +21,27 @@ final class JsonRecordParser {
     private JsonRecordParser() {
     }
 
-    static AdmValue.Obj parse(String record) throws RecordSyntaxException {
-        try (JsonParser p = FACTORY.createParser(record)) {
+    static AdmValue.Obj parse(byte[] bytes, int off, int len) throws RecordSyntaxException {
+        try (JsonParser p = FACTORY.createParser(bytes, off, len)) {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new RecordSyntaxException("a record must be an object", 0);
             }
             AdmValue.Obj obj = readObject(p);
             if (p.nextToken() != null) {
-                throw new RecordSyntaxException("text after the record", (int) p.currentLocation().getCharOffset());
+                throw new RecordSyntaxException("text after the record", offset(p.currentLocation()));
             }
             return obj;
         } catch (JsonProcessingException e) {
-            int at = e.getLocation() == null ? -1 : (int) e.getLocation().getCharOffset();
+            int at = e.getLocation() == null ? -1 : offset(e.getLocation());
             throw new RecordSyntaxException(e.getOriginalMessage(), at);
         } catch (IOException e) {
             throw new RecordSyntaxException(String.valueOf(e.getMessage()), -1);
         }
+    }
+
+    /** A location's byte offset in the record (Jackson counts bytes when it parses bytes). */
+    private static int offset(JsonLocation at) {
+        return (int) (at.getByteOffset() >= 0 ? at.getByteOffset() : at.getCharOffset());
     }
 
     private static AdmValue.Obj readObject(JsonParser p) throws IOException, RecordSyntaxException {
@@ -65,7 +71,7 @@ final class JsonRecordParser {
             case VALUE_NUMBER_INT:
                 if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
                     throw new RecordSyntaxException("integer out of int64 range: " + p.getText(),
-                            (int) p.currentTokenLocation().getCharOffset());
+                            offset(p.currentTokenLocation()));
                 }
                 return new AdmValue.Int(AdmValue.IntKind.INT64, p.getLongValue());
             case VALUE_NUMBER_FLOAT:
@@ -77,7 +83,7 @@ final class JsonRecordParser {
             case VALUE_NULL:
                 return AdmValue.Null.INSTANCE;
             default:
-                throw new RecordSyntaxException("unexpected " + t, (int) p.currentTokenLocation().getCharOffset());
+                throw new RecordSyntaxException("unexpected " + t, offset(p.currentTokenLocation()));
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.lsmpolicies.feeds;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /** The record formats a feed accepts, by their AsterixDB names. */
@@ -7,20 +8,30 @@ public enum RecordFormat {
     /** Strict JSON, parsed by Jackson. */
     JSON {
         @Override
-        public AdmValue.Obj parse(String record) throws RecordSyntaxException {
-            return JsonRecordParser.parse(record);
+        public AdmValue.Obj parse(byte[] bytes, int off, int len) throws RecordSyntaxException {
+            return JsonRecordParser.parse(bytes, off, len);
         }
     },
     /** JSON plus the ADM constructors socket-feed clients send ({@code hex("..")}, {@code int64(..)}, ...). */
     ADM {
         @Override
-        public AdmValue.Obj parse(String record) throws RecordSyntaxException {
-            return new AdmParser(record).parseRecord();
+        public AdmValue.Obj parse(byte[] bytes, int off, int len) throws RecordSyntaxException {
+            return new AdmParser(bytes, off, len).parseRecord();
         }
     };
 
-    /** Parses one framed record (a whole top-level object, nothing after it). Thread-safe. */
-    public abstract AdmValue.Obj parse(String record) throws RecordSyntaxException;
+    /**
+     * Parses one framed record (a whole top-level object, nothing after it) from its UTF-8 bytes
+     * {@code bytes[off, off + len)}, which must not change during the call. Bytes that are not UTF-8 are a
+     * {@link RecordSyntaxException}. Thread-safe.
+     */
+    public abstract AdmValue.Obj parse(byte[] bytes, int off, int len) throws RecordSyntaxException;
+
+    /** Parses one record given as text; positions in errors are byte offsets in its UTF-8 encoding. */
+    public AdmValue.Obj parse(String record) throws RecordSyntaxException {
+        byte[] bytes = record.getBytes(StandardCharsets.UTF_8);
+        return parse(bytes, 0, bytes.length);
+    }
 
     /** The format named {@code name} ({@code json} or {@code adm}, any case). */
     public static RecordFormat of(String name) {

@@ -1,6 +1,9 @@
 package io.lsmpolicies.feeds;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
@@ -33,13 +36,12 @@ public final class RecordFramer {
     /** Receives framed records and bad records, in stream order. */
     public interface Sink {
         /**
-         * A complete record.
+         * A complete record: {@code bytes[0, length)}, valid UTF-8, starting with '{' and ending with '}'. The
+         * array is the framer's buffer, valid only during the call: copy what must outlive it.
          *
-         * @param text   the record, decoded from UTF-8, starting with '{' and ending with '}'
          * @param offset the stream offset of its '{'
-         * @param bytes  its length in bytes
          */
-        void onRecord(String text, long offset, int bytes);
+        void onRecord(byte[] bytes, int length, long offset);
 
         void onBadRecord(BadRecord bad);
     }
@@ -49,6 +51,12 @@ public final class RecordFramer {
     private static final int IN_STRING = 2;
     private static final int IN_ESCAPE = 3;
     private static final int INITIAL_BUFFER = 256;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final long QUOTES = ONES * '"';
+    private static final long BACKSLASHES = ONES * '\\';
 
     private final int maxRecordBytes;
     private final Sink sink;
@@ -61,6 +69,7 @@ public final class RecordFramer {
     private int state = OUTSIDE;
     private int depth;
     private boolean discarding;
+    private boolean nonAscii;
     private long offset;
     private long recordStart;
 
@@ -78,11 +87,55 @@ public final class RecordFramer {
         this.sink = sink;
     }
 
-    /** Feeds {@code bytes[off, off + n)}. */
+    /**
+     * Feeds {@code bytes[off, off + n)}. Inside a record the bytes are scanned in runs with the state in locals
+     * and appended with one copy per run: this is the per-byte cost of every feed.
+     */
     public void feed(byte[] bytes, int off, int n) {
-        for (int i = off, end = off + n; i < end; i++) {
-            step(bytes[i]);
-            offset++;
+        int i = off;
+        int end = off + n;
+        while (i < end) {
+            if (state == OUTSIDE) {
+                outside(bytes[i++]);
+                offset++;
+                continue;
+            }
+            int from = i;
+            int st = state;
+            int d = depth;
+            long high = 0; // every byte seen, OR-ed, to tell an all-ASCII record
+            while (i < end) {
+                if (st == IN_STRING) { // most bytes: scan for the quote or backslash that ends the run
+                    int stop = scanString(bytes, i, end);
+                    high |= orOfBytes(bytes, i, stop);
+                    i = stop;
+                    if (i == end) {
+                        break;
+                    }
+                    st = bytes[i++] == '"' ? IN_OBJECT : IN_ESCAPE;
+                } else if (st == IN_OBJECT) {
+                    byte b = bytes[i++];
+                    high |= b & 0xFF;
+                    if (b == '"') {
+                        st = IN_STRING;
+                    } else if (b == '{') {
+                        d++;
+                    } else if (b == '}' && --d == 0) {
+                        break;
+                    }
+                } else { // IN_ESCAPE: the escaped byte, whatever it is
+                    high |= bytes[i++] & 0xFF;
+                    st = IN_STRING;
+                }
+            }
+            state = st;
+            depth = d;
+            nonAscii |= (high & HIGH_BITS) != 0;
+            append(bytes, from, i - from);
+            offset += i - from;
+            if (d == 0) {
+                complete();
+            }
         }
     }
 
@@ -92,9 +145,11 @@ public final class RecordFramer {
             feed(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
             bytes.position(bytes.limit());
         } else {
+            byte[] chunk = new byte[Math.min(bytes.remaining(), 8192)];
             while (bytes.hasRemaining()) {
-                step(bytes.get());
-                offset++;
+                int k = Math.min(bytes.remaining(), chunk.length);
+                bytes.get(chunk, 0, k);
+                feed(chunk, 0, k);
             }
         }
     }
@@ -122,59 +177,79 @@ public final class RecordFramer {
         return len;
     }
 
-    private void step(byte b) {
-        switch (state) {
-            case OUTSIDE -> {
-                if (b == '{') {
-                    reportStray();
-                    recordStart = offset;
-                    state = IN_OBJECT;
-                    depth = 1;
-                    append(b);
-                } else if (b == ' ' || b == '\n' || b == '\r' || b == '\t') {
-                    if (strayStart >= 0 && strayLen < stray.length) {
-                        stray[strayLen++] = b; // shown in the excerpt of a run, not counted
-                    }
-                } else {
-                    if (strayStart < 0) {
-                        strayStart = offset;
-                    }
-                    if (strayLen < stray.length) {
-                        stray[strayLen++] = b;
-                    }
-                    strayBytes++;
-                }
+    /**
+     * The index in {@code [from, end]} of the first '"' or '\\' of {@code bytes[from, end)} ({@code end} if none),
+     * eight bytes per step (SWAR: a byte of {@code x} is zero iff its flag in {@code (x - 0x01..) & ~x & 0x80..}
+     * is the lowest set; flags above the lowest may be false, so only the lowest is used).
+     */
+    static int scanString(byte[] bytes, int from, int end) {
+        int i = from;
+        for (; i + Long.BYTES <= end; i += Long.BYTES) {
+            long w = (long) LONGS.get(bytes, i);
+            long hit = zeroByteFlags(w ^ QUOTES) | zeroByteFlags(w ^ BACKSLASHES);
+            if (hit != 0) {
+                return i + (Long.numberOfTrailingZeros(hit) >>> 3);
             }
-            case IN_OBJECT -> {
-                append(b);
-                if (b == '"') {
-                    state = IN_STRING;
-                } else if (b == '{') {
-                    depth++;
-                } else if (b == '}' && --depth == 0) {
-                    complete();
-                }
+        }
+        for (; i < end; i++) {
+            if (bytes[i] == '"' || bytes[i] == '\\') {
+                return i;
             }
-            case IN_STRING -> {
-                append(b);
-                if (b == '\\') {
-                    state = IN_ESCAPE;
-                } else if (b == '"') {
-                    state = IN_OBJECT;
-                }
+        }
+        return end;
+    }
+
+    private static long zeroByteFlags(long x) {
+        return (x - ONES) & ~x & HIGH_BITS;
+    }
+
+    /** The OR of {@code bytes[from, to)}: its high bit of each byte lane is set iff a byte is not ASCII. */
+    private static long orOfBytes(byte[] bytes, int from, int to) {
+        long or = 0;
+        int i = from;
+        for (; i + Long.BYTES <= to; i += Long.BYTES) {
+            or |= (long) LONGS.get(bytes, i);
+        }
+        for (; i < to; i++) {
+            or |= bytes[i] & 0xFF;
+        }
+        return or;
+    }
+
+    /** One byte between records (at stream offset {@link #offset}): a record's '{', a blank or a stray byte. */
+    private void outside(byte b) {
+        if (b == '{') {
+            reportStray();
+            recordStart = offset;
+            state = IN_OBJECT;
+            depth = 1;
+            nonAscii = false;
+            buf[0] = b;
+            len = 1;
+        } else if (b == ' ' || b == '\n' || b == '\r' || b == '\t') {
+            if (strayStart >= 0 && strayLen < stray.length) {
+                stray[strayLen++] = b; // shown in the excerpt of a run, not counted
             }
-            default -> { // IN_ESCAPE
-                append(b);
-                state = IN_STRING;
+        } else {
+            if (strayStart < 0) {
+                strayStart = offset;
             }
+            if (strayLen < stray.length) {
+                stray[strayLen++] = b;
+            }
+            strayBytes++;
         }
     }
 
-    private void append(byte b) {
+    /** Appends {@code bytes[from, from + n)} to the record; past the limit, reports it and starts discarding. */
+    private void append(byte[] bytes, int from, int n) {
         if (discarding) {
             return;
         }
-        if (len == maxRecordBytes) {
+        if (n > maxRecordBytes - len) {
+            int fits = maxRecordBytes - len;
+            System.arraycopy(bytes, from, grow(maxRecordBytes), len, Math.min(fits, BadRecord.EXCERPT_BYTES));
+            len += Math.min(fits, BadRecord.EXCERPT_BYTES);
             sink.onBadRecord(new BadRecord(ErrorKind.TOO_LARGE, recordStart, BadRecord.excerpt(buf, 0, len),
                     "record exceeds " + maxRecordBytes + " bytes; skipped to its closing brace"));
             discarding = true;
@@ -184,10 +259,20 @@ public final class RecordFramer {
             }
             return;
         }
-        if (len == buf.length) {
-            buf = Arrays.copyOf(buf, (int) Math.min((long) buf.length * 2, maxRecordBytes));
+        System.arraycopy(bytes, from, grow(len + n), len, n);
+        len += n;
+    }
+
+    /** The buffer, grown (doubling, capped at the limit) to hold at least {@code size} bytes. */
+    private byte[] grow(int size) {
+        if (size > buf.length) {
+            long target = buf.length;
+            while (target < size) {
+                target *= 2;
+            }
+            buf = Arrays.copyOf(buf, (int) Math.min(target, maxRecordBytes));
         }
-        buf[len++] = b;
+        return buf;
     }
 
     private void complete() {
@@ -196,29 +281,21 @@ public final class RecordFramer {
             resetRecord();
             return;
         }
-        String text;
         try {
-            // Most records (the YCSB client's all) are ASCII, which is valid UTF-8 and copies as Latin-1.
-            text = isAscii(buf, len) ? new String(buf, 0, len, StandardCharsets.ISO_8859_1)
-                    : utf8.reset().decode(ByteBuffer.wrap(buf, 0, len)).toString();
+            if (nonAscii) { // most records (all of the YCSB client's) are ASCII, which is valid UTF-8
+                utf8.reset().decode(ByteBuffer.wrap(buf, 0, len));
+            }
         } catch (CharacterCodingException e) {
             sink.onBadRecord(new BadRecord(ErrorKind.INVALID_UTF8, recordStart, BadRecord.excerpt(buf, 0, len),
                     "invalid UTF-8: " + e.getMessage()));
             resetRecord();
             return;
         }
-        int bytes = len;
-        resetRecord();
-        sink.onRecord(text, recordStart, bytes);
-    }
-
-    private static boolean isAscii(byte[] bytes, int length) {
-        for (int i = 0; i < length; i++) {
-            if (bytes[i] < 0) {
-                return false;
-            }
+        try {
+            sink.onRecord(buf, len, recordStart);
+        } finally {
+            resetRecord();
         }
-        return true;
     }
 
     private void resetRecord() {

@@ -1,6 +1,5 @@
 package io.lsmpolicies.feeds;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,10 +44,13 @@ public final class ValueCodec {
     }
 
     public static byte[] encode(AdmValue value) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        Out out = new Out(1 + size(value));
         out.write(VERSION);
         node(out, value);
-        return out.toByteArray();
+        if (out.pos != out.buf.length) {
+            throw new IllegalStateException("encoded " + out.pos + " bytes, sized " + out.buf.length);
+        }
+        return out.buf;
     }
 
     /** @throws IllegalArgumentException naming the offset, if {@code bytes} is not an encoded value */
@@ -67,7 +69,70 @@ public final class ValueCodec {
         return v;
     }
 
-    private static void node(ByteArrayOutputStream out, AdmValue v) {
+    /** The encoded size of {@code v} (without the version byte). */
+    private static int size(AdmValue v) {
+        if (v instanceof AdmValue.Null || v instanceof AdmValue.Bool) {
+            return 1;
+        } else if (v instanceof AdmValue.Int i) {
+            return 1 + varintSize((i.value() << 1) ^ (i.value() >> 63));
+        } else if (v instanceof AdmValue.Real r) {
+            return r.single() ? 5 : 9;
+        } else if (v instanceof AdmValue.Str s) {
+            return 1 + bytesSize(utf8Length(s.value()));
+        } else if (v instanceof AdmValue.Binary b) {
+            return 1 + bytesSize(b.unsafeBytes().length);
+        } else if (v instanceof AdmValue.Temporal t) {
+            return 1 + bytesSize(utf8Length(t.text()));
+        } else if (v instanceof AdmValue.Array a) {
+            int n = 1 + varintSize(a.items().size());
+            for (AdmValue item : a.items()) {
+                n += size(item);
+            }
+            return n;
+        } else {
+            AdmValue.Obj o = (AdmValue.Obj) v;
+            int n = 1 + varintSize(o.fields().size());
+            for (Map.Entry<String, AdmValue> e : o.fields().entrySet()) {
+                n += bytesSize(utf8Length(e.getKey())) + size(e.getValue());
+            }
+            return n;
+        }
+    }
+
+    private static int bytesSize(int length) {
+        return varintSize(length) + length;
+    }
+
+    private static int varintSize(long v) {
+        int n = 1;
+        while ((v & ~0x7FL) != 0) {
+            v >>>= 7;
+            n++;
+        }
+        return n;
+    }
+
+    /** The UTF-8 length of {@code s} (a lone surrogate counts as the one byte '?' it encodes to). */
+    private static int utf8Length(String s) {
+        int n = s.length();
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c >= 0x80) {
+                if (c < 0x800) {
+                    n++;
+                } else if (Character.isHighSurrogate(c) && i + 1 < s.length()
+                        && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    n += 2; // 4 bytes for 2 chars
+                    i++;
+                } else if (!Character.isSurrogate(c)) {
+                    n += 2;
+                }
+            }
+        }
+        return n;
+    }
+
+    private static void node(Out out, AdmValue v) {
         if (v instanceof AdmValue.Null) {
             out.write(NULL);
         } else if (v instanceof AdmValue.Bool b) {
@@ -109,12 +174,13 @@ public final class ValueCodec {
         }
     }
 
-    private static void bytes(ByteArrayOutputStream out, byte[] b) {
+    private static void bytes(Out out, byte[] b) {
         varint(out, b.length);
-        out.write(b, 0, b.length);
+        System.arraycopy(b, 0, out.buf, out.pos, b.length);
+        out.pos += b.length;
     }
 
-    private static void varint(ByteArrayOutputStream out, long v) {
+    private static void varint(Out out, long v) {
         while ((v & ~0x7FL) != 0) {
             out.write((int) ((v & 0x7F) | 0x80));
             v >>>= 7;
@@ -122,9 +188,23 @@ public final class ValueCodec {
         out.write((int) v);
     }
 
-    private static void fixed(ByteArrayOutputStream out, long v, int n) {
+    private static void fixed(Out out, long v, int n) {
         for (int shift = (n - 1) * 8; shift >= 0; shift -= 8) {
             out.write((int) (v >>> shift));
+        }
+    }
+
+    /** An output array of the exact encoded size (see {@link #size}). */
+    private static final class Out {
+        final byte[] buf;
+        int pos;
+
+        Out(int size) {
+            buf = new byte[size];
+        }
+
+        void write(int b) {
+            buf[pos++] = (byte) b;
         }
     }
 

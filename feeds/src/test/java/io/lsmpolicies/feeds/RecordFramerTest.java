@@ -15,8 +15,8 @@ class RecordFramerTest {
     private final List<BadRecord> bad = new ArrayList<>();
     private final RecordFramer.Sink sink = new RecordFramer.Sink() {
         @Override
-        public void onRecord(String text, long offset, int bytes) {
-            records.add(text);
+        public void onRecord(byte[] bytes, int length, long offset) {
+            records.add(new String(bytes, 0, length, StandardCharsets.UTF_8));
             offsets.add(offset);
         }
 
@@ -127,6 +127,32 @@ class RecordFramerTest {
             assertThat(x.kind()).isEqualTo(ErrorKind.TRUNCATED);
             assertThat(x.offset()).isEqualTo(7);
         });
+    }
+
+    @Test
+    void swarScanFindsTheFirstQuoteOrBackslashAtEveryPosition() {
+        java.util.Random random = new java.util.Random(7);
+        byte[] near = {0x21, 0x23, 0x5B, 0x5D, 0x00, (byte) 0x80, (byte) 0xA2, (byte) 0xDC, (byte) 0xFF, 'a', '0'};
+        for (int length = 0; length <= 40; length++) {
+            for (int from = 0; from <= 3 && from <= length; from++) {
+                for (int at = from; at <= length; at++) { // at == length: no special byte
+                    byte[] b = new byte[length];
+                    for (int k = 0; k < length; k++) {
+                        b[k] = near[random.nextInt(near.length)];
+                    }
+                    if (at < length) {
+                        b[at] = random.nextBoolean() ? (byte) '"' : (byte) '\\';
+                        for (int k = at + 1; k < length; k++) { // later specials must not matter
+                            if (random.nextInt(4) == 0) {
+                                b[k] = (byte) '"';
+                            }
+                        }
+                    }
+                    assertThat(RecordFramer.scanString(b, from, length)).as("length %d from %d", length, from)
+                            .isEqualTo(at);
+                }
+            }
+        }
     }
 
     private void feedAll(String s) {

@@ -3,6 +3,7 @@ package io.lsmpolicies.feeds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -66,6 +67,34 @@ class RecordParserTest {
         "{\"a\":123456789012345678901234567890}"})
     void jsonRejectsSyntaxErrorsAndAdmConstructs(String text) {
         assertThatThrownBy(() -> RecordFormat.JSON.parse(text)).isInstanceOf(RecordSyntaxException.class);
+    }
+
+    @ParameterizedTest
+    @EnumSource(RecordFormat.class)
+    void bytesThatAreNotUtf8AreASyntaxErrorInEitherFormat(RecordFormat f) {
+        byte[] b = {'{', '"', 'a', '"', ':', '"', (byte) 0xC3, '(', '"', '}'};
+        assertThatThrownBy(() -> f.parse(b, 0, b.length)).isInstanceOf(RecordSyntaxException.class);
+    }
+
+    @Test
+    void admParsesASliceAndGivesByteOffsetsInIt() throws Exception {
+        byte[] b = "xx{\"é\":hex(\"0A\"),\"s\":\"ü\\n\"}yy".getBytes(StandardCharsets.UTF_8);
+        AdmValue.Obj r = RecordFormat.ADM.parse(b, 2, b.length - 4);
+        assertThat(r.get("é")).isEqualTo(new AdmValue.Binary(new byte[] {0x0a}));
+        assertThat(r.get("s")).isEqualTo(new AdmValue.Str("ü\n"));
+        byte[] bad = "{\"é\":hex(\"0G\")}".getBytes(StandardCharsets.UTF_8);
+        assertThatThrownBy(() -> RecordFormat.ADM.parse(bad, 0, bad.length))
+                .isInstanceOf(RecordSyntaxException.class)
+                .hasMessageContaining("bad hex digit")
+                .satisfies(e -> assertThat(((RecordSyntaxException) e).position()).isEqualTo(12));
+    }
+
+    @Test
+    void admHexWithEscapesTakesTheGeneralPath() throws Exception {
+        assertThat(RecordFormat.ADM.parse("{\"h\":hex(\"\\u0030a\")}").get("h"))
+                .isEqualTo(new AdmValue.Binary(new byte[] {0x0a}));
+        assertThatThrownBy(() -> RecordFormat.ADM.parse("{\"h\":hex(\"\\u00e9a\")}"))
+                .hasMessageContaining("bad hex digit");
     }
 
     @Test

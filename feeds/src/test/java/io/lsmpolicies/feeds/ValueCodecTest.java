@@ -21,6 +21,16 @@ class ValueCodecTest {
     }
 
     @Test
+    void stringsOfEveryUtf8WidthAreSizedExactly() {
+        for (String text : new String[] {"", "a", "é", "€", "😀", "a\uD800b", "\uDC00", "x\uD83D", "ü€😀a"}) {
+            byte[] enc = ValueCodec.encode(new AdmValue.Str(text));
+            String expected = new String(text.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    java.nio.charset.StandardCharsets.UTF_8); // a lone surrogate encodes as '?'
+            assertThat(ValueCodec.decode(enc)).as(text).isEqualTo(new AdmValue.Str(expected));
+        }
+    }
+
+    @Test
     void hexCostsItsBytesNotItsDigits() throws Exception {
         String hex = "ab".repeat(100);
         byte[] enc = ValueCodec.encode(RecordFormat.ADM.parse("{\"f\":hex(\"" + hex + "\")}"));

@@ -14,11 +14,14 @@ import io.lsmpolicies.lsm.StoreIterator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
-import java.net.Socket;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -40,10 +43,13 @@ import java.util.stream.Stream;
  *       clients stream the records (each a contiguous share) over sockets; timed from the first connect until
  *       the feed's statistics count every record applied.</li>
  * </ol>
- * Options: {@code --records N} (200000), {@code --connections C} (4), {@code --dir D} (a fresh directory,
+ * Options: {@code --records N} (300000), {@code --connections C} (4), {@code --dir D} (a fresh directory,
  * default {@code bench-feed-<millis>} in the working directory; deleted afterwards unless {@code --keep}),
  * {@code --wal sync|async|off} (async), {@code --writer-threads W} (2), {@code --memory BYTES} (64MB, the
- * node's MemTable budget).
+ * node's MemTable budget), {@code --warmup N} (50000: records sent each way first, untimed, so both paths run
+ * JIT-compiled code when timed), {@code --rounds R} (3: embedded then feed, R times, on fresh directories;
+ * the median ratio is the result), {@code --io-threads T} (the feed's {@code io-threads}; default the
+ * descriptor's default).
  */
 public final class FeedBenchmark {
     private static final int FIELDS = 10;
@@ -54,13 +60,15 @@ public final class FeedBenchmark {
     }
 
     public static void main(String[] args) throws Exception {
-        long records = 200_000;
+        long records = 300_000;
         int connections = 4;
         Path dir = Path.of("bench-feed-" + System.currentTimeMillis());
         String wal = "async";
         int writers = 2;
         String memory = "64MB";
         boolean keep = false;
+        long warmup = 50_000;
+        int rounds = 3;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--records" -> records = Long.parseLong(args[++i]);
@@ -70,9 +78,12 @@ public final class FeedBenchmark {
                 case "--writer-threads" -> writers = Integer.parseInt(args[++i]);
                 case "--memory" -> memory = args[++i];
                 case "--keep" -> keep = true;
+                case "--warmup" -> warmup = Long.parseLong(args[++i]);
+                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--io-threads" -> ioThreads = args[++i]; // the descriptor's io-threads (default: its default)
                 default -> {
                     System.err.println("usage: bench-feed [--records N] [--connections C] [--dir D] "
-                            + "[--wal sync|async|off] [--writer-threads W] [--memory SIZE] [--keep]");
+                            + "[--wal sync|async|off] [--writer-threads W] [--memory SIZE] [--warmup N] [--rounds R] [--io-threads T] [--keep]");
                     System.exit(2);
                 }
             }
@@ -91,19 +102,37 @@ public final class FeedBenchmark {
                 connections, wal, writers, memory, dir.toAbsolutePath(), Runtime.getRuntime().availableProcessors());
         checkEncoding();
         try {
-            NodeDescriptor embeddedDesc = DescriptorParser.parse(descriptor(dir, "embedded", wal, writers, memory));
-            double embedded = embedded(embeddedDesc, records);
-            System.out.printf("embedded load: %,.0f records/s%n", embedded);
-            NodeDescriptor feedDesc = DescriptorParser.parse(descriptor(dir, "feed", wal, writers, memory));
-            double feed = feed(feedDesc, records, connections);
-            System.out.printf("socket feed:   %,.0f records/s%n", feed);
-            System.out.printf("ratio feed/embedded: %.2f (goal >= 0.80)%n", feed / embedded);
+            if (warmup > 0) { // both paths JIT-compiled before either is timed
+                System.out.printf("warm-up: %d records each way%n", warmup);
+                embedded(DescriptorParser.parse(descriptor(dir, "warmup-embedded", wal, writers, memory)), warmup);
+                feed(DescriptorParser.parse(descriptor(dir, "warmup-feed", wal, writers, memory)), dir, warmup,
+                        connections);
+            }
+            List<Double> ratios = new ArrayList<>();
+            for (int r = 1; r <= rounds; r++) { // alternating, so drift on a shared machine hits both paths
+                double embedded = embedded(DescriptorParser.parse(
+                        descriptor(dir, "embedded-" + r, wal, writers, memory)), records);
+                System.out.printf("round %d embedded load: %,.0f records/s%n", r, embedded);
+                double feed = feed(DescriptorParser.parse(descriptor(dir, "feed-" + r, wal, writers, memory)), dir,
+                        records, connections);
+                System.out.printf("round %d socket feed:   %,.0f records/s, ratio %.2f%n", r, feed, feed / embedded);
+                ratios.add(feed / embedded);
+                if (!keep) {
+                    delete(dir.resolve("embedded-" + r));
+                    delete(dir.resolve("feed-" + r));
+                }
+            }
+            List<Double> sorted = ratios.stream().sorted().toList();
+            System.out.printf("ratio feed/embedded: median %.2f, range %.2f-%.2f over %d rounds (goal >= 0.80)%n",
+                    sorted.get(sorted.size() / 2), sorted.get(0), sorted.get(sorted.size() - 1), rounds);
         } finally {
             if (!keep) {
                 delete(dir);
             }
         }
     }
+
+    private static String ioThreads;
 
     private static Path descriptor(Path dir, String name, String wal, int writers, String memory)
             throws IOException {
@@ -124,7 +153,8 @@ public final class FeedBenchmark {
                 + "dataset = usertable\n"
                 + "format = adm\n"
                 + "addresses = 127.0.0.1:0\n"
-                + "writer-threads = " + writers + "\n";
+                + "writer-threads = " + writers + "\n"
+                + (ioThreads == null ? "" : "io-threads = " + ioThreads + "\n");
         Files.createDirectories(root);
         return Files.writeString(dir.resolve(name + ".conf"), text, StandardCharsets.UTF_8);
     }
@@ -228,12 +258,14 @@ public final class FeedBenchmark {
             Dataset dataset = Dataset.partitioned("usertable", stores, "YCSB_KEY");
             KeyEncoder keys = new KeyEncoder(List.of("YCSB_KEY"));
             long start = System.nanoTime();
+            long cpu = processCpuNanos();
             for (long i = 0; i < records; i++) {
                 AdmValue.Obj r = record(i);
                 byte[] key = keys.encode(r);
                 dataset.storeFor(key).put(key, ValueCodec.encode(r));
             }
             long nanos = System.nanoTime() - start;
+            cpuPerRecord(processCpuNanos() - cpu, records);
             return records * 1e9 / nanos;
         } finally {
             for (LsmStore s : stores) {
@@ -242,31 +274,50 @@ public final class FeedBenchmark {
         }
     }
 
-    private static double feed(NodeDescriptor d, long records, int connections) throws Exception {
+    /**
+     * Writes each connection's share of the stream to a file before the clock starts, so that sending it
+     * ({@code transferTo}, done by the kernel) costs the client almost no CPU: on 2 cores a client that formats
+     * records while the server parses them would measure the client.
+     */
+    private static List<Path> streams(Path dir, long records, int connections) throws IOException {
+        List<Path> files = new ArrayList<>();
+        byte[] scratch = new byte[FIELD_BYTES];
+        for (int c = 0; c < connections; c++) {
+            Path file = dir.resolve("stream-" + c + ".adm");
+            try (OutputStream out = Files.newOutputStream(file)) {
+                AsciiBuffer b = new AsciiBuffer(1 << 17);
+                for (long i = records * c / connections, to = records * (c + 1) / connections; i < to; i++) {
+                    appendAdm(i, b, scratch);
+                    if (b.length >= 1 << 16) {
+                        out.write(b.bytes, 0, b.length);
+                        b.length = 0;
+                    }
+                }
+                out.write(b.bytes, 0, b.length);
+            }
+            files.add(file);
+        }
+        return files;
+    }
+
+    private static double feed(NodeDescriptor d, Path dir, long records, int connections) throws Exception {
+        List<Path> streams = streams(dir, records, connections);
         try (NodeServer server = NodeServer.start(d)) {
             InetSocketAddress address = server.feedAddresses("ycsb").get(0);
             List<Thread> clients = new ArrayList<>();
             long start = System.nanoTime();
-            for (int c = 0; c < connections; c++) {
-                long from = records * c / connections;
-                long to = records * (c + 1) / connections;
+            long cpu = processCpuNanos();
+            for (Path stream : streams) {
                 Thread t = new Thread(() -> {
-                    try (Socket socket = new Socket(address.getAddress(), address.getPort())) {
-                        OutputStream out = socket.getOutputStream();
-                        AsciiBuffer b = new AsciiBuffer(1 << 17);
-                        byte[] scratch = new byte[FIELD_BYTES];
-                        for (long i = from; i < to; i++) {
-                            appendAdm(i, b, scratch);
-                            if (b.length >= 1 << 16 || i == to - 1) {
-                                out.write(b.bytes, 0, b.length);
-                                b.length = 0;
-                            }
+                    try (SocketChannel socket = SocketChannel.open(address);
+                         FileChannel in = FileChannel.open(stream, StandardOpenOption.READ)) {
+                        for (long at = 0, size = in.size(); at < size; ) {
+                            at += in.transferTo(at, size - at, socket);
                         }
-                        out.flush();
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
-                }, "bench-client-" + c);
+                }, "bench-client-" + clients.size());
                 t.start();
                 clients.add(t);
             }
@@ -274,6 +325,7 @@ public final class FeedBenchmark {
                 Thread.sleep(2);
             }
             long nanos = System.nanoTime() - start;
+            cpuPerRecord(processCpuNanos() - cpu, records);
             for (Thread t : clients) {
                 t.join();
             }
@@ -293,7 +345,21 @@ public final class FeedBenchmark {
                 throw new IllegalStateException("the stores hold " + count + " records, expected " + records);
             }
             return records * 1e9 / nanos;
+        } finally {
+            for (Path stream : streams) {
+                Files.deleteIfExists(stream);
+            }
         }
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
+    }
+
+    /** Prints the process CPU time per record of the phase just timed (both cores count). */
+    private static void cpuPerRecord(long cpuNanos, long records) {
+        System.out.printf("  CPU: %.1f s, %.1f µs per record%n", cpuNanos / 1e9, cpuNanos / 1e3 / records);
     }
 
     private static void delete(Path dir) throws IOException {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lsmpolicies.feeds.BadRecordPolicy;
+import io.lsmpolicies.feeds.FeedConfig;
 import io.lsmpolicies.feeds.RecordFormat;
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.wal.SyncMode;
@@ -290,7 +291,7 @@ public final class DescriptorParser {
         int maxRecord = (e = m.get("max-record-bytes")) == null ? 1 << 20 : (int) size(e, 16, 64 << 20);
         int queue = (e = m.get("queue-capacity")) == null ? 1024 : intIn(e, 1, 1 << 20);
         int writers = (e = m.get("writer-threads")) == null ? 2 : intIn(e, 1, 64);
-        int io = (e = m.get("io-threads")) == null ? 1 : intIn(e, 1, 64);
+        int io = (e = m.get("io-threads")) == null ? FeedConfig.DEFAULT_IO_THREADS : intIn(e, 1, 64);
         boolean insertIfAbsent = (e = m.get("insert-if-absent")) != null && bool(e);
         boolean acks = (e = m.get("acks")) != null && bool(e);
         BadRecordPolicy bad = BadRecordPolicy.LOG_AND_CONTINUE;
