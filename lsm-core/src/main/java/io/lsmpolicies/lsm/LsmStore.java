@@ -209,7 +209,7 @@ public final class LsmStore implements Closeable {
             lockChannel.close();
             throw new IOException("the store in " + dir + " is already open (" + LOCK_FILE + " is locked)");
         }
-        FileLayer files = options.device() == null ? FileLayer.plain() : FileLayer.throttled(options.device());
+        FileLayer files = FileLayer.of(options.device(), options.writeBytesPerSecond());
         LsmStore store = null;
         try {
             Recovered recovered = null;

@@ -29,10 +29,13 @@ import java.util.Objects;
  * @param maxValueBytes         the largest value accepted; default: what is left of a page after a largest key
  * @param device                an emulated device that throttles all I/O (null: none, the default)
  * @param manifest              when the manifest rolls over
+ * @param writeBytesPerSecond   the most bytes per second that flushes and merges may write to this store's
+ *                              SSTables (AsterixDB's {@code storage.write.rate.limit}; the WAL is not limited);
+ *                              0, the default, means unlimited
  */
 public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMode walMode, MergePolicy policy,
         MergeOrder mergeOrder, SSTableOptions sstable, long blockCacheBytes, int mergeThreads, int maxKeyBytes,
-        int maxValueBytes, DeviceProfile device, ManifestOptions manifest) {
+        int maxValueBytes, DeviceProfile device, ManifestOptions manifest, long writeBytesPerSecond) {
 
     /** The default MemTable budget, 4 MiB. */
     public static final long DEFAULT_MEMTABLE_BYTES = 4L << 20;
@@ -52,6 +55,7 @@ public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMo
         range("maxImmutableMemtables", maxImmutableMemtables, 1, 64);
         range("blockCacheBytes", blockCacheBytes, 0, Long.MAX_VALUE);
         range("mergeThreads", mergeThreads, 1, 64);
+        range("writeBytesPerSecond", writeBytesPerSecond, 0, Long.MAX_VALUE);
         int pageLimit = SSTableWriter.maxEntryBytes(sstable.pageSize());
         range("maxKeyBytes", maxKeyBytes, 1, pageLimit / 3);
         range("maxValueBytes", maxValueBytes, 0, pageLimit);
@@ -93,6 +97,7 @@ public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMo
         b.maxValueBytes = maxValueBytes;
         b.device = device;
         b.manifest = manifest;
+        b.writeBytesPerSecond = writeBytesPerSecond;
         return b;
     }
 
@@ -110,6 +115,7 @@ public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMo
         private Integer maxValueBytes;
         private DeviceProfile device;
         private ManifestOptions manifest = ManifestOptions.DEFAULTS;
+        private long writeBytesPerSecond;
 
         private Builder() {
         }
@@ -180,13 +186,19 @@ public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMo
             return this;
         }
 
+        /** Limits flush and merge writes to {@code v} bytes per second; 0 means unlimited. */
+        public Builder writeBytesPerSecond(long v) {
+            writeBytesPerSecond = v;
+            return this;
+        }
+
         /** @throws IllegalArgumentException as {@link StoreOptions}' constructor */
         public StoreOptions build() {
             int values = maxValueBytes != null ? maxValueBytes
                     : SSTableWriter.maxEntryBytes(sstable.pageSize()) - maxKeyBytes;
             return new StoreOptions(memtableBytes, maxImmutableMemtables, walMode,
                     policy != null ? policy : MergePolicies.parse(DEFAULT_POLICY), mergeOrder, sstable,
-                    blockCacheBytes, mergeThreads, maxKeyBytes, values, device, manifest);
+                    blockCacheBytes, mergeThreads, maxKeyBytes, values, device, manifest, writeBytesPerSecond);
         }
     }
 }

@@ -104,16 +104,16 @@ public final class FeedBenchmark {
         try {
             if (warmup > 0) { // both paths JIT-compiled before either is timed
                 System.out.printf("warm-up: %d records each way%n", warmup);
-                embedded(DescriptorParser.parse(descriptor(dir, "warmup-embedded", wal, writers, memory)), warmup);
-                feed(DescriptorParser.parse(descriptor(dir, "warmup-feed", wal, writers, memory)), dir, warmup,
+                embedded(DescriptorParser.parse(descriptor(dir, "warmup-embedded", wal, writers, memory), true), warmup);
+                feed(DescriptorParser.parse(descriptor(dir, "warmup-feed", wal, writers, memory), true), dir, warmup,
                         connections);
             }
             List<Double> ratios = new ArrayList<>();
             for (int r = 1; r <= rounds; r++) { // alternating, so drift on a shared machine hits both paths
                 double embedded = embedded(DescriptorParser.parse(
-                        descriptor(dir, "embedded-" + r, wal, writers, memory)), records);
+                        descriptor(dir, "embedded-" + r, wal, writers, memory), true), records);
                 System.out.printf("round %d embedded load: %,.0f records/s%n", r, embedded);
-                double feed = feed(DescriptorParser.parse(descriptor(dir, "feed-" + r, wal, writers, memory)), dir,
+                double feed = feed(DescriptorParser.parse(descriptor(dir, "feed-" + r, wal, writers, memory), true), dir,
                         records, connections);
                 System.out.printf("round %d socket feed:   %,.0f records/s, ratio %.2f%n", r, feed, feed / embedded);
                 ratios.add(feed / embedded);
@@ -247,7 +247,7 @@ public final class FeedBenchmark {
         List<LsmStore> stores = new ArrayList<>();
         for (Path device : d.iodevices()) {
             stores.add(LsmStore.open(device.resolve(spec.name()),
-                    d.storage().storeOptions(d.iodevices().size(), spec.newPolicy())));
+                    d.storage().storeOptions(1, d.iodevices().size(), spec.newPolicy())));
         }
         return stores;
     }

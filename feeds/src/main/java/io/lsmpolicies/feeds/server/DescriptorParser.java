@@ -27,9 +27,10 @@ import java.util.regex.Pattern;
 /**
  * Reads a node's cluster descriptor ({@code cc.conf} INI style; every key is in {@code docs/configuration.md}).
  * Every value is checked here, once: an unknown section or key, a bad value, a merge policy or parameter the
- * registry does not know, or an iodevice that cannot be created or written is a {@link ConfigException} naming
- * the file, the line, the key and why. Relative iodevice paths resolve against the working directory; a missing
- * iodevice directory is created.
+ * registry does not know, or an iodevice that is missing or not writable is a {@link ConfigException} naming the
+ * file, the line, the key and why. Relative iodevice paths resolve against the working directory. A missing
+ * iodevice directory is refused unless the caller asks for it to be created: a mistyped or unmounted device path
+ * must not silently become a directory on the root disk.
  */
 public final class DescriptorParser {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -38,7 +39,7 @@ public final class DescriptorParser {
     private static final Set<String> STORAGE_KEYS = Set.of("storage.memorycomponent.globalbudget",
             "storage.memorycomponent.pagesize", "storage.buffercache.size", "storage.buffercache.pagesize",
             "storage.lsm.bloomfilter.falsepositiverate", "storage.max.concurrent.merges.per.partition",
-            "storage.wal.mode");
+            "storage.wal.mode", "storage.write.rate.limit");
     private static final Set<String> HTTP_KEYS = Set.of("address", "port");
     private static final Set<String> DATASET_KEYS = Set.of("primary-key", "merge-policy");
     private static final Set<String> FEED_KEYS = Set.of("dataset", "format", "addresses", "max-record-bytes",
@@ -49,9 +50,11 @@ public final class DescriptorParser {
     static final int DEFAULT_HTTP_PORT = 19002;
 
     private final Path file;
+    private final boolean createIodevices;
 
-    private DescriptorParser(Path file) {
+    private DescriptorParser(Path file, boolean createIodevices) {
         this.file = file;
+        this.createIodevices = createIodevices;
     }
 
     /**
@@ -61,7 +64,18 @@ public final class DescriptorParser {
      * @throws ConfigException naming the line, the key and why
      */
     public static NodeDescriptor parse(Path file) throws IOException, ConfigException {
-        return new DescriptorParser(file).parse();
+        return parse(file, false);
+    }
+
+    /**
+     * Parses and validates {@code file}; with {@code createIodevices}, missing iodevice directories are created
+     * (and their parents) instead of refused.
+     *
+     * @throws IOException     if the file cannot be read
+     * @throws ConfigException naming the line, the key and why
+     */
+    public static NodeDescriptor parse(Path file, boolean createIodevices) throws IOException, ConfigException {
+        return new DescriptorParser(file, createIodevices).parse();
     }
 
     private NodeDescriptor parse() throws IOException, ConfigException {
@@ -118,7 +132,7 @@ public final class DescriptorParser {
                 throw error(feedDatasetLines.get(f.name()), "dataset", "no [dataset/" + f.dataset() + "] section");
             }
         }
-        StorageSettings settings = storage(storage, iodevices.size() * Math.max(1, datasets.size()));
+        StorageSettings settings = storage(storage, datasets.size(), iodevices.size());
         return new NodeDescriptor(file, nodeId, iodevices, settings,
                 http != null ? http : new InetSocketAddress("127.0.0.1", DEFAULT_HTTP_PORT), httpLine, datasets,
                 feeds);
@@ -160,10 +174,20 @@ public final class DescriptorParser {
             if (dirs.contains(dir)) {
                 throw error(e.line(), e.key(), "directory " + dir + " appears twice");
             }
-            try {
-                Files.createDirectories(dir);
-            } catch (IOException | RuntimeException x) {
-                throw error(e.line(), e.key(), "directory " + dir + " does not exist and cannot be created: " + x);
+            if (!Files.isDirectory(dir)) {
+                if (Files.exists(dir)) {
+                    throw error(e.line(), e.key(), dir + " is not a directory");
+                }
+                if (!createIodevices) {
+                    throw error(e.line(), e.key(), "directory " + dir + " does not exist (create it, or start with"
+                            + " --create-iodevices)");
+                }
+                try {
+                    Files.createDirectories(dir);
+                } catch (IOException | RuntimeException x) {
+                    throw error(e.line(), e.key(), "directory " + dir + " does not exist and cannot be created: "
+                            + x);
+                }
             }
             if (!Files.isWritable(dir)) {
                 throw error(e.line(), e.key(), "directory " + dir + " is not writable");
@@ -173,7 +197,7 @@ public final class DescriptorParser {
         return dirs;
     }
 
-    private StorageSettings storage(IniFile.Section s, int stores) throws ConfigException {
+    private StorageSettings storage(IniFile.Section s, int datasets, int partitions) throws ConfigException {
         Map<String, IniFile.Entry> m = s == null ? Map.of() : s.entries();
         IniFile.Entry e;
         long budget = (e = m.get("storage.memorycomponent.globalbudget")) == null ? 0 : size(e, 4096, 1L << 40);
@@ -198,9 +222,10 @@ public final class DescriptorParser {
         if ((e = m.get("storage.wal.mode")) != null) {
             wal = choice(e, SyncMode.class);
         }
-        StorageSettings settings = new StorageSettings(budget, memPage, cache, page, fpr, merges, wal);
+        long writeRate = (e = m.get("storage.write.rate.limit")) == null ? 0 : size(e, 0, 1L << 50);
+        StorageSettings settings = new StorageSettings(budget, memPage, cache, page, fpr, merges, wal, writeRate);
         try {
-            settings.storeOptions(stores, MergePolicies.parse(StoreOptions.DEFAULT_POLICY));
+            settings.storeOptions(datasets, partitions, MergePolicies.parse(StoreOptions.DEFAULT_POLICY));
         } catch (IllegalArgumentException x) {
             throw error(pageEntry != null ? pageEntry.line() : s == null ? 0 : s.line(), "[nc]", x.getMessage());
         }

@@ -5,7 +5,8 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * {@code bin/lsm-server --config FILE}: starts a {@link NodeServer} from a cluster descriptor and runs until
+ * {@code bin/lsm-server --config FILE [--create-iodevices]}: starts a {@link NodeServer} from a cluster descriptor
+ * (creating missing iodevice directories only if asked) and runs until
  * SIGTERM or SIGINT, when a shutdown hook stops the feeds (draining them) and closes the stores (flushing them).
  * Exit status 2: a bad descriptor (the message names the line); 1: the server could not start.
  */
@@ -14,13 +15,14 @@ public final class LsmServer {
     }
 
     public static void main(String[] args) throws InterruptedException {
-        if (args.length != 2 || !args[0].equals("--config")) {
-            System.err.println("usage: lsm-server --config FILE");
+        boolean create = args.length == 3 && args[2].equals("--create-iodevices");
+        if ((args.length != 2 && !create) || !args[0].equals("--config")) {
+            System.err.println("usage: lsm-server --config FILE [--create-iodevices]");
             System.exit(2);
         }
         NodeServer server;
         try {
-            server = NodeServer.start(DescriptorParser.parse(Path.of(args[1])));
+            server = NodeServer.start(DescriptorParser.parse(Path.of(args[1]), create));
         } catch (ConfigException e) {
             System.err.println("lsm-server: " + e.getMessage());
             System.exit(2);

@@ -80,14 +80,13 @@ public final class NodeServer implements Closeable {
 
     private void openStores() throws IOException, ConfigException {
         int n = descriptor.iodevices().size();
-        int total = n * descriptor.datasets().size();
         for (DatasetSpec d : descriptor.datasets()) {
             List<LsmStore> parts = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 Path device = descriptor.iodevices().get(i);
                 checkPartition(device.resolve(d.name() + ".partition"), i, n);
                 LsmStore store = LsmStore.open(device.resolve(d.name()),
-                        descriptor.storage().storeOptions(total, d.newPolicy()));
+                        descriptor.storage().storeOptions(descriptor.datasets().size(), n, d.newPolicy()));
                 stores.add(store);
                 parts.add(store);
             }

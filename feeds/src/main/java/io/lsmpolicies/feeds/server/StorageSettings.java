@@ -20,9 +20,11 @@ import io.lsmpolicies.merge.spi.MergePolicy;
  * @param bloomFalsePositiveRate {@code storage.lsm.bloomfilter.falsepositiverate}, in (0, 1)
  * @param mergeThreads      {@code storage.max.concurrent.merges.per.partition}: merge threads per store
  * @param walMode           {@code storage.wal.mode}
+ * @param writeRateLimit    {@code storage.write.rate.limit}: flush and merge bytes per second per partition
+ *                          (iodevice), shared evenly by the datasets on it; 0 for unlimited
  */
 public record StorageSettings(long memoryBudget, int memoryPageSize, long blockCacheBytes, int pageSize,
-        double bloomFalsePositiveRate, int mergeThreads, SyncMode walMode) {
+        double bloomFalsePositiveRate, int mergeThreads, SyncMode walMode, long writeRateLimit) {
 
     /** AsterixDB's default Bloom filter false-positive rate (10 bits per key here). */
     public static final double DEFAULT_BLOOM_FPR = 0.01;
@@ -34,11 +36,13 @@ public record StorageSettings(long memoryBudget, int memoryPageSize, long blockC
     }
 
     /**
-     * The options of one of the node's {@code stores} stores, with its own merge policy instance.
+     * The options of one of the node's stores ({@code datasets} times {@code partitions} of them), with its own
+     * merge policy instance.
      *
      * @throws IllegalArgumentException as {@link StoreOptions}, naming the option at fault
      */
-    public StoreOptions storeOptions(int stores, MergePolicy policy) {
+    public StoreOptions storeOptions(int datasets, int partitions, MergePolicy policy) {
+        int stores = Math.max(1, datasets) * Math.max(1, partitions);
         StoreOptions.Builder b = StoreOptions.builder()
                 .policy(policy)
                 .walMode(walMode)
@@ -50,6 +54,9 @@ public record StorageSettings(long memoryBudget, int memoryPageSize, long blockC
         }
         if (blockCacheBytes >= 0) {
             b.blockCacheBytes(blockCacheBytes / stores);
+        }
+        if (writeRateLimit > 0) { // each partition's limit, shared by the datasets on it
+            b.writeBytesPerSecond(Math.max(1, writeRateLimit / Math.max(1, datasets)));
         }
         return b.build();
     }

@@ -13,12 +13,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class DescriptorParserTest {
     @TempDir
     Path tmp;
+
+    @BeforeEach
+    void createTheMinimalIodevice() throws IOException {
+        Files.createDirectories(tmp.resolve("io0"));
+    }
 
     private Path write(String text) throws IOException {
         Path f = tmp.resolve("node.conf");
@@ -41,7 +47,7 @@ class DescriptorParserTest {
     void theSampleDescriptorParses() throws Exception {
         String sample = Files.readString(Path.of("../conf/lsm-node.conf"), StandardCharsets.UTF_8)
                 .replace("data/", tmp.resolve("data") + "/");
-        NodeDescriptor d = DescriptorParser.parse(write(sample));
+        NodeDescriptor d = DescriptorParser.parse(write(sample), true);
         assertThat(d.nodeId()).isEqualTo("nc1");
         assertThat(d.iodevices()).containsExactly(tmp.resolve("data/iodevice0"), tmp.resolve("data/iodevice1"));
         assertThat(d.iodevices()).allMatch(Files::isDirectory);
@@ -62,7 +68,7 @@ class DescriptorParserTest {
         StorageSettings s = d.storage();
         assertThat(s.walMode()).isEqualTo(SyncMode.SYNC);
         assertThat(s.bloomBitsPerKey()).isEqualTo(10);
-        StoreOptions o = s.storeOptions(2, d.datasets().get(0).newPolicy());
+        StoreOptions o = s.storeOptions(1, 2, d.datasets().get(0).newPolicy());
         assertThat(o.memtableBytes()).isEqualTo(32L << 20); // 64 MB over two stores
         assertThat(o.blockCacheBytes()).isEqualTo(64L << 20);
         assertThat(o.sstable().pageSize()).isEqualTo(4096);
@@ -74,9 +80,22 @@ class DescriptorParserTest {
         assertThat(d.http().getPort()).isEqualTo(DescriptorParser.DEFAULT_HTTP_PORT);
         assertThat(d.http().getAddress().getHostAddress()).isEqualTo("127.0.0.1");
         assertThat(d.datasets().get(0).policyName()).isEqualTo("prefix");
-        StoreOptions o = d.storage().storeOptions(1, d.datasets().get(0).newPolicy());
+        StoreOptions o = d.storage().storeOptions(1, 1, d.datasets().get(0).newPolicy());
         assertThat(o.memtableBytes()).isEqualTo(StoreOptions.DEFAULT_MEMTABLE_BYTES);
+        assertThat(o.writeBytesPerSecond()).isZero();
         assertThat(d.feeds()).isEmpty();
+    }
+
+    @Test
+    void theWriteRateLimitIsPerPartitionAndSharedByItsDatasets() throws Exception {
+        NodeDescriptor d = DescriptorParser.parse(write(minimal() + "[nc]\nstorage.write.rate.limit = 64MB\n"
+                + "[dataset/u]\nprimary-key = id\n"));
+        assertThat(d.storage().writeRateLimit()).isEqualTo(64L << 20);
+        assertThat(d.storage().storeOptions(2, 1, d.datasets().get(0).newPolicy()).writeBytesPerSecond())
+                .isEqualTo(32L << 20);
+        ConfigException e = error(minimal() + "[nc]\nstorage.write.rate.limit = fast\n");
+        assertThat(e.line()).isEqualTo(6);
+        assertThat(e.key()).isEqualTo("storage.write.rate.limit");
     }
 
     @Test
@@ -146,10 +165,23 @@ class DescriptorParserTest {
     @Test
     void anIodeviceThatCannotBeCreatedIsRefused() throws Exception {
         Path file = Files.writeString(tmp.resolve("plain-file"), "x");
-        ConfigException e = error("# devices\n[nc/a]\niodevices = " + tmp.resolve("ok") + ", " + file.resolve("io")
-                + "\n");
+        Path conf = write("# devices\n[nc/a]\niodevices = " + tmp.resolve("ok") + ", " + file.resolve("io") + "\n");
+        ConfigException e = catchThrowableOfType(ConfigException.class, () -> DescriptorParser.parse(conf, true));
         assertThat(e.line()).isEqualTo(3);
         assertThat(e.key()).isEqualTo("iodevices");
         assertThat(e.getMessage()).contains("cannot be created");
+        assertThat(error("[nc/a]\niodevices = " + file + "\n").getMessage()).contains("is not a directory");
+    }
+
+    @Test
+    void aMissingIodeviceIsRefusedUnlessCreationIsAsked() throws Exception {
+        Path missing = tmp.resolve("mnt/ssd9");
+        Path conf = write("[nc/a]\niodevices = " + tmp.resolve("io0") + ", " + missing + "\n");
+        ConfigException e = catchThrowableOfType(ConfigException.class, () -> DescriptorParser.parse(conf));
+        assertThat(e.line()).isEqualTo(2);
+        assertThat(e.getMessage()).contains(missing + " does not exist").contains("--create-iodevices");
+        assertThat(missing).doesNotExist();
+        assertThat(DescriptorParser.parse(conf, true).iodevices()).containsExactly(tmp.resolve("io0"), missing);
+        assertThat(missing).isDirectory();
     }
 }

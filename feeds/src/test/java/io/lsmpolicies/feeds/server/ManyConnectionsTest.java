@@ -91,7 +91,7 @@ class ManyConnectionsTest {
 
     @Test
     void sixteenConcurrentClientsAllArriveIntact() throws Exception {
-        try (NodeServer s = NodeServer.start(DescriptorParser.parse(descriptor()))) {
+        try (NodeServer s = NodeServer.start(DescriptorParser.parse(descriptor(), true))) {
             InetSocketAddress feed = s.feedAddresses("ycsb").get(0);
             ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
             try {

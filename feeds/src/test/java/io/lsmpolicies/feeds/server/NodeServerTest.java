@@ -62,7 +62,7 @@ class NodeServerTest {
     }
 
     private NodeServer start(int httpPort) throws Exception {
-        NodeServer s = NodeServer.start(DescriptorParser.parse(descriptor(httpPort)));
+        NodeServer s = NodeServer.start(DescriptorParser.parse(descriptor(httpPort), true));
         servers.add(s);
         return s;
     }

@@ -99,7 +99,8 @@ class ServerCrashTest {
     private Process startChild(Path conf, int index) throws IOException {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         List<String> command = List.of(java.toString(), "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", System.getProperty("java.class.path"), LsmServer.class.getName(), "--config", conf.toString());
+                "-cp", System.getProperty("java.class.path"), LsmServer.class.getName(), "--config", conf.toString(),
+                "--create-iodevices");
         return new ProcessBuilder(command).redirectErrorStream(true)
                 .redirectOutput(tmp.resolve("server-" + index + ".log").toFile()).start();
     }

@@ -25,6 +25,7 @@ final class AccountedChannel extends FileChannel {
         if (n > 0 || write) {
             if (write) {
                 layer.stats().written(cause, Math.max(0, n));
+                layer.limitWrite(cause, n);
             } else {
                 layer.stats().read(cause, n);
             }

@@ -1,5 +1,6 @@
 package io.lsmpolicies.lsm.io;
 
+import com.google.common.util.concurrent.RateLimiter;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.OpenOption;
@@ -10,26 +11,43 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The one way the engine opens files: every channel it hands out counts its bytes and syncs by
  * {@link IoCause} into {@link #stats()}, and, with a {@link DeviceProfile}, makes each operation wait as long
- * as the emulated device would (one operation at a time: a shared "device busy until" clock). Issue #9's
- * fault injection wraps this same seam. Thread-safe.
+ * as the emulated device would (one operation at a time: a shared "device busy until" clock). With a write rate
+ * limit, flush and merge writes also wait for a token bucket (Guava's {@link RateLimiter}, one permit per byte;
+ * after an idle spell it lets through at most one second's worth at once), as AsterixDB's
+ * {@code storage.write.rate.limit} limits its background writes. Issue #9's fault injection wraps
+ * this same seam. Thread-safe.
  */
 public final class FileLayer {
     private final IoStats stats = new IoStats();
     private final DeviceProfile profile;
     private final AtomicLong busyUntil = new AtomicLong(Long.MIN_VALUE);
+    private final RateLimiter writeLimit;
 
-    private FileLayer(DeviceProfile profile) {
+    private FileLayer(DeviceProfile profile, long writeBytesPerSecond) {
+        if (writeBytesPerSecond < 0) {
+            throw new IllegalArgumentException("write rate limit must be >= 0 bytes/s (0: unlimited), was "
+                    + writeBytesPerSecond);
+        }
         this.profile = profile;
+        this.writeLimit = writeBytesPerSecond == 0 ? null : RateLimiter.create(writeBytesPerSecond);
     }
 
     /** A layer that counts but does not throttle. */
     public static FileLayer plain() {
-        return new FileLayer(null);
+        return new FileLayer(null, 0);
     }
 
     /** A layer that counts and throttles to {@code profile} (null: no throttling). */
     public static FileLayer throttled(DeviceProfile profile) {
-        return new FileLayer(profile);
+        return new FileLayer(profile, 0);
+    }
+
+    /**
+     * A layer that counts, throttles to {@code profile} (null: none) and limits flush and merge writes to
+     * {@code writeBytesPerSecond} (0: unlimited).
+     */
+    public static FileLayer of(DeviceProfile profile, long writeBytesPerSecond) {
+        return new FileLayer(profile, writeBytesPerSecond);
     }
 
     /** Opens {@code path} with {@code options}; its I/O is charged to {@code cause}. */
@@ -44,6 +62,21 @@ public final class FileLayer {
     /** The emulated device, or null. */
     public DeviceProfile profile() {
         return profile;
+    }
+
+    /**
+     * Waits until the write rate limit allows {@code bytes} more background bytes ({@link IoCause#FLUSH} and
+     * {@link IoCause#MERGE} writes; others pass). The wait is added to {@link IoStats#rateLimitedNanos()}.
+     */
+    void limitWrite(IoCause cause, long bytes) {
+        if (writeLimit == null || bytes <= 0 || (cause != IoCause.FLUSH && cause != IoCause.MERGE)) {
+            return;
+        }
+        double waited = 0;
+        for (long left = bytes; left > 0; left -= Integer.MAX_VALUE) {
+            waited += writeLimit.acquire((int) Math.min(left, Integer.MAX_VALUE));
+        }
+        stats.rateLimited((long) (waited * 1e9));
     }
 
     /** Waits as long as the emulated device takes for one operation of {@code bytes}, after those queued. */

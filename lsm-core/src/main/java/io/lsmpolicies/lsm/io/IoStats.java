@@ -10,6 +10,7 @@ public final class IoStats {
     private final LongAdder[] written = adders();
     private final LongAdder[] syncs = adders();
     private final LongAdder throttledNanos = new LongAdder();
+    private final LongAdder rateLimitedNanos = new LongAdder();
 
     private static LongAdder[] adders() {
         LongAdder[] a = new LongAdder[IoCause.values().length];
@@ -35,6 +36,10 @@ public final class IoStats {
         throttledNanos.add(nanos);
     }
 
+    void rateLimited(long nanos) {
+        rateLimitedNanos.add(nanos);
+    }
+
     public long bytesRead(IoCause cause) {
         return read[cause.ordinal()].sum();
     }
@@ -50,6 +55,11 @@ public final class IoStats {
     /** Total time callers spent waiting for the emulated device. */
     public long throttledNanos() {
         return throttledNanos.sum();
+    }
+
+    /** Total time flushes and merges spent waiting for the write rate limit. */
+    public long rateLimitedNanos() {
+        return rateLimitedNanos.sum();
     }
 
     /** Bytes written by cause, for reports. */

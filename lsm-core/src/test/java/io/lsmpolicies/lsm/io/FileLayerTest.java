@@ -91,6 +91,35 @@ class FileLayerTest {
     }
 
     @Test
+    void theWriteRateLimitHoldsFlushAndMergeWritesToTheRateAndPassesOthers() throws Exception {
+        long rate = 4 << 20; // 4 MiB/s
+        FileLayer files = FileLayer.of(null, rate);
+        long start = System.nanoTime();
+        try (FileChannel wal = files.open(dir.resolve("w"), IoCause.WAL, StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE)) {
+            wal.write(ByteBuffer.allocate(16 << 20)); // not limited: the WAL is foreground
+        }
+        assertThat(files.stats().rateLimitedNanos()).isZero();
+        for (IoCause cause : new IoCause[] {IoCause.FLUSH, IoCause.MERGE}) {
+            try (FileChannel ch = files.open(dir.resolve(cause.name()), cause, StandardOpenOption.CREATE_NEW,
+                    StandardOpenOption.WRITE)) {
+                for (int i = 0; i < 8; i++) {
+                    ch.write(ByteBuffer.allocate(1 << 20));
+                }
+            }
+        }
+        // 16 MiB at 4 MiB/s: the token bucket lets the first write through at once (it pays later) and may hold
+        // up to one second of unused rate (4 MiB, saved while the WAL was written), so at least 11 MiB wait for
+        // the rate: 2.75 s. Unlimited, this takes milliseconds. Lower bounds only.
+        long atLeast = 11L * 1_000_000_000L / 4;
+        assertThat(files.stats().rateLimitedNanos()).isGreaterThanOrEqualTo(atLeast - 50_000_000L);
+        assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(atLeast - 50_000_000L);
+        assertThatThrownBy(() -> FileLayer.of(null, -1)).hasMessageContaining("write rate limit must be >= 0");
+        assertThatThrownBy(() -> io.lsmpolicies.lsm.StoreOptions.builder().writeBytesPerSecond(-5).build())
+                .hasMessageContaining("writeBytesPerSecond");
+    }
+
+    @Test
     void profilesAreValidatedAndNamed() {
         assertThat(DeviceProfile.named("ssd")).isEqualTo(DeviceProfile.SSD);
         assertThat(DeviceProfile.named("hdd").costNanos(150_000_000)).isEqualTo(8_500_000L + 1_000_000_000L);
