@@ -1,5 +1,7 @@
 package io.lsmpolicies.merge.spi;
 
+import java.util.Optional;
+
 /**
  * A merge policy: a pure function from an immutable {@link TreeView} (plus the policy's own small
  * {@link PolicyState}) to merge jobs. It never touches files, threads or locks.
@@ -54,5 +56,15 @@ public interface MergePolicy {
      */
     default boolean isMergeLagging(TreeView view, PolicyState state) {
         return false;
+    }
+
+    /**
+     * A read met virtual SSTable {@code table} (the first virtual one on its path; delayed compaction, Pan et
+     * al., JCST 2017, Algorithm 2): the merge that materialises it, if the policy wants one now. The engine asks
+     * at most once per virtual SSTable, from a background thread, and runs the job like any other ({@code table}
+     * is then among its inputs). The default, for policies that never write virtual SSTables: none.
+     */
+    default Optional<MergeJob> onVirtualRead(TreeView view, PolicyState state, SSTableInfo table) {
+        return Optional.empty();
     }
 }

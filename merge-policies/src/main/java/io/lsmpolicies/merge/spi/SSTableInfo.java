@@ -20,7 +20,10 @@ package io.lsmpolicies.merge.spi;
  * @param createdMillis         creation time
  * @param lastAccessMillis      last time a read touched it ({@code createdMillis} if never)
  * @param oldestTombstoneMillis time the oldest tombstone it holds was written, {@link #NO_TOMBSTONE} if none
- * @param virtual               true for a virtual SSTable (delayed compaction: metadata pointing at parents)
+ * @param parents               for a virtual SSTable (delayed compaction: metadata pointing at the real SSTables it
+ *                              was derived from; Pan et al., JCST 2017, section 3.1), the number of those real
+ *                              parents, {@code >= 1}; 0 for a real SSTable. A virtual SSTable's {@code bytes} is
+ *                              an estimate: the data bytes of its parents
  * @param compacting            true while the SSTable is the input of a running merge; a policy must not
  *                              choose it again
  */
@@ -38,7 +41,7 @@ public record SSTableInfo(
         long createdMillis,
         long lastAccessMillis,
         long oldestTombstoneMillis,
-        boolean virtual,
+        int parents,
         boolean compacting) {
 
     /** Value of {@link #oldestTombstoneMillis()} for an SSTable without tombstones. */
@@ -58,6 +61,20 @@ public record SSTableInfo(
         check(minSequence <= maxSequence, "minSequence must be <= maxSequence", id, minSequence);
         check(minFlushIndex >= 1, "minFlushIndex must be >= 1", id, minFlushIndex);
         check(minFlushIndex <= maxFlushIndex, "minFlushIndex must be <= maxFlushIndex", id, minFlushIndex);
+        check(parents >= 0, "parents must be >= 0", id, parents);
+    }
+
+    /** Whether this is a virtual SSTable ({@code parents > 0}). */
+    public boolean virtual() {
+        return parents > 0;
+    }
+
+    /**
+     * The real SSTables a merge of this one reads: its parents if virtual, else 1 (itself). What delayed
+     * compaction's VCT counts.
+     */
+    public int realTables() {
+        return parents > 0 ? parents : 1;
     }
 
     private static void check(boolean ok, String rule, long id, long value) {
@@ -74,7 +91,7 @@ public record SSTableInfo(
     /** This SSTable with {@code compacting} set as given. */
     public SSTableInfo withCompacting(boolean value) {
         return new SSTableInfo(id, bytes, entries, tombstones, minKey, maxKey, minSequence, maxSequence,
-                minFlushIndex, maxFlushIndex, createdMillis, lastAccessMillis, oldestTombstoneMillis, virtual, value);
+                minFlushIndex, maxFlushIndex, createdMillis, lastAccessMillis, oldestTombstoneMillis, parents, value);
     }
 
     /** A builder, so that call sites name every field they set; unset fields take neutral values. */
@@ -82,7 +99,7 @@ public record SSTableInfo(
         return new Builder(id);
     }
 
-    /** Builder of {@link SSTableInfo}; defaults: empty keys, no tombstones, flush index 1, not virtual. */
+    /** Builder of {@link SSTableInfo}; defaults: empty keys, no tombstones, flush index 1, real (no parents). */
     public static final class Builder {
         private final long id;
         private long bytes;
@@ -97,7 +114,7 @@ public record SSTableInfo(
         private long createdMillis;
         private long lastAccessMillis = Long.MIN_VALUE;
         private long oldestTombstoneMillis = NO_TOMBSTONE;
-        private boolean virtual;
+        private int parents;
         private boolean compacting;
 
         private Builder(long id) {
@@ -115,13 +132,14 @@ public record SSTableInfo(
         public Builder createdMillis(long v) { createdMillis = v; return this; }
         public Builder lastAccessMillis(long v) { lastAccessMillis = v; return this; }
         public Builder oldestTombstoneMillis(long v) { oldestTombstoneMillis = v; return this; }
-        public Builder virtual(boolean v) { virtual = v; return this; }
+        /** A virtual SSTable derived from {@code n} real parents (0: a real SSTable, the default). */
+        public Builder parents(int n) { parents = n; return this; }
         public Builder compacting(boolean v) { compacting = v; return this; }
 
         public SSTableInfo build() {
             long access = lastAccessMillis == Long.MIN_VALUE ? createdMillis : lastAccessMillis;
             return new SSTableInfo(id, bytes, entries, tombstones, minKey, maxKey, minSequence, maxSequence,
-                    minFlushIndex, maxFlushIndex, createdMillis, access, oldestTombstoneMillis, virtual, compacting);
+                    minFlushIndex, maxFlushIndex, createdMillis, access, oldestTombstoneMillis, parents, compacting);
         }
     }
 }
