@@ -48,11 +48,14 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -125,6 +128,8 @@ public final class LsmStore implements Closeable {
     private volatile ReadView readView;
     private final Map<Long, TableHandle> tables = new HashMap<>();
     private final Set<Long> compacting = new HashSet<>();
+    /** Virtual tables a read has asked the policy about (see {@link #considerMaterializing}). */
+    private final Set<Long> virtualReadsAsked = ConcurrentHashMap.newKeySet();
     /** Output ranges of running merges into levels >= 1. */
     private final List<OutputRange> runningRanges = new ArrayList<>();
     private final TreeSet<Long> walSegments = new TreeSet<>();
@@ -150,6 +155,7 @@ public final class LsmStore implements Closeable {
     private final AtomicLong diskBytes = new AtomicLong();
     private long flushes;
     private long merges;
+    private long virtualMerges;
     private long mergeInputBytes;
     private long mergeOutputBytes;
     /** Bytes of every SSTable written by flushes and merges (the numerator of model write amplification). */
@@ -271,6 +277,11 @@ public final class LsmStore implements Closeable {
         ComponentSet set = manifest.current();
         mutex.lock();
         try {
+            for (TableRecord t : set.parents().values()) { // before the virtual tables that point at them
+                tables.put(t.fileNumber(), openTable(t));
+                diskBytes.addAndGet(t.fileBytes());
+                flushCount = Math.max(flushCount, t.maxFlushIndex());
+            }
             for (List<TableRecord> level : set.levels()) {
                 for (TableRecord t : level) {
                     tables.put(t.fileNumber(), openTable(t));
@@ -393,7 +404,20 @@ public final class LsmStore implements Closeable {
         return out;
     }
 
+    /** A handle on {@code t}; for a virtual table, over its parents' handles, which must be open. */
     private TableHandle openTable(TableRecord t) throws IOException {
+        if (t.isVirtual()) {
+            List<TableHandle> parents = new ArrayList<>();
+            for (TableRecord p : t.parents()) {
+                TableHandle h = tables.get(p.fileNumber());
+                if (h == null || h.isVirtual()) {
+                    throw new IllegalStateException("virtual table " + t.fileNumber() + ": parent " + p.fileNumber()
+                            + " is not an open real table");
+                }
+                parents.add(h);
+            }
+            return TableHandle.virtual(t, parents);
+        }
         SSTableReader reader = SSTableReader.open(files, IoCause.READ, tablePath(t.fileNumber()), cache);
         return new TableHandle(t, reader, h -> diskBytes.addAndGet(-h.record().fileBytes()));
     }
@@ -743,7 +767,7 @@ public final class LsmStore implements Closeable {
                 mutex.lock();
                 try {
                     p.realInputs().forEach(id -> inputs.add(tables.get(id)));
-                    bottommost = !inputs.isEmpty() && isBottommost(inputs, p.withMemTable() ? Long.MAX_VALUE : 0);
+                    bottommost = !inputs.isEmpty() && isBottommost(inputs, inputs, p.withMemTable() ? Long.MAX_VALUE : 0);
                 } finally {
                     mutex.unlock();
                 }
@@ -1046,21 +1070,28 @@ public final class LsmStore implements Closeable {
         mergers.execute(() -> runMerge(job));
     }
 
-    /** Runs one job and installs its result; a failure stops the store's writes (see the class comment). */
+    /**
+     * Runs one job and installs its result; a failure stops the store's writes (see the class comment). A real
+     * merge reads the real tables behind its inputs (a virtual input's parents); a virtual merge reads nothing
+     * and installs one virtual table over the same real tables (delayed compaction).
+     */
     private void runMerge(MergeJob job) {
         long start = System.nanoTime();
         List<TableRecord> out = List.of();
         boolean installed = false;
         try {
             List<TableHandle> inputs = new ArrayList<>();
+            List<TableHandle> reads = new ArrayList<>();
             boolean bottommost;
             OutputCutter cutter;
             mutex.lock();
             try {
                 for (SSTableInfo t : job.inputs()) {
-                    inputs.add(tables.get(t.id()));
+                    TableHandle h = tables.get(t.id());
+                    inputs.add(h);
+                    reads.addAll(h.realTables());
                 }
-                bottommost = isBottommost(inputs, 0);
+                bottommost = isBottommost(inputs, reads, 0);
                 List<TableRecord> grandparents = manifest.current().level(job.outputLevel() + 1);
                 cutter = OutputCutter.of(job.cut(), grandparents.stream().map(TableRecord::minKey)
                         .toArray(byte[][]::new), grandparents.stream().map(TableRecord::maxKey)
@@ -1068,18 +1099,24 @@ public final class LsmStore implements Closeable {
             } finally {
                 mutex.unlock();
             }
-            long inputBytes = inputs.stream().mapToLong(h -> h.record().fileBytes()).sum();
+            long inputBytes = reads.stream().mapToLong(h -> h.record().fileBytes()).sum();
             ManifestEdit.Builder edit = ManifestEdit.builder();
             inputs.forEach(h -> edit.removeFile(h.fileNumber()));
+            TableRecord virtual = null;
             if (job.kind() == MergeKind.TRIVIAL_MOVE) {
                 edit.addTable(inputs.get(0).record().atLevel(job.outputLevel()));
             } else if (job.kind() == MergeKind.REAL) {
-                out = mergeTables(inputs, null, 0, cutter, job.outputLevel(), bottommost);
+                out = mergeTables(reads, null, 0, cutter, job.outputLevel(), bottommost);
                 out.forEach(edit::addTable);
                 StoreFiles.syncDirectory(dir);
             } else {
-                throw new UnsupportedOperationException("policy " + policy.name() + " asked for a " + job.kind()
-                        + " merge, which this engine does not run yet (delayed compaction comes with issue #5)");
+                if (job.outputLevel() == 0) {
+                    throw new IllegalStateException("policy " + policy.name() + " asked for a virtual merge into "
+                            + "level 0 (" + job.reason() + "); virtual tables live in levels >= 1");
+                }
+                virtual = TableRecord.virtual(manifest.newFileNumber(), job.outputLevel(),
+                        System.currentTimeMillis(), reads.stream().map(TableHandle::record).toList());
+                edit.addTable(virtual);
             }
             mutex.lock();
             try {
@@ -1089,23 +1126,26 @@ public final class LsmStore implements Closeable {
                 manifest.append(built);
                 installed = true;
                 if (job.kind() == MergeKind.TRIVIAL_MOVE) {
-                    // Same file, new record: the old handle closes when its versions go (never deleting the file).
+                    // Same number, new record: the old handle closes when its versions go (never deleting a file).
                     long n = inputs.get(0).fileNumber();
                     tables.remove(n);
                     tables.put(n, openTable(manifest.current().table(n).orElseThrow()));
                 } else {
-                    for (TableHandle h : inputs) {
-                        tables.remove(h.fileNumber()).markObsolete();
-                    }
                     for (TableRecord t : out) {
                         tables.put(t.fileNumber(), openTable(t));
                     }
-                    merges++;
-                    mergeInputBytes += inputBytes;
-                    long written = out.stream().mapToLong(TableRecord::fileBytes).sum();
-                    mergeOutputBytes += written;
-                    tableBytes += written;
-                    mergeBytes.recordValue(written);
+                    if (virtual != null) {
+                        tables.put(virtual.fileNumber(), openTable(virtual));
+                        virtualMerges++;
+                    } else {
+                        merges++;
+                        mergeInputBytes += inputBytes;
+                        long written = out.stream().mapToLong(TableRecord::fileBytes).sum();
+                        mergeOutputBytes += written;
+                        tableBytes += written;
+                        mergeBytes.recordValue(written);
+                    }
+                    dropDeadHandles();
                 }
                 ReadView rv = readView;
                 install(new ReadView(rv.active(), rv.immutables(), new Version(manifest.current(), tables)));
@@ -1142,6 +1182,82 @@ public final class LsmStore implements Closeable {
     }
 
     /**
+     * Forgets the handles of tables that are no longer live (in no level and no virtual table's parent): a real
+     * one is marked obsolete, so its file goes once no version or virtual table holds it. REQUIRES: the mutex.
+     */
+    private void dropDeadHandles() {
+        ComponentSet set = manifest.current();
+        Set<Long> files = set.fileNumbers();
+        for (var it = tables.entrySet().iterator(); it.hasNext(); ) {
+            var e = it.next();
+            long n = e.getKey();
+            if (files.contains(n) || set.table(n).isPresent()) {
+                continue;
+            }
+            it.remove();
+            virtualReadsAsked.remove(n);
+            if (!e.getValue().isVirtual()) {
+                e.getValue().markObsolete();
+            }
+        }
+    }
+
+    /**
+     * A read met virtual table {@code v}, the first on its path: asks the policy, once per virtual table and on
+     * a merge thread, whether to materialise it now (delayed compaction's VSMT, Pan et al., JCST 2017,
+     * Algorithm 2). Never blocks the read.
+     */
+    private void considerMaterializing(TableHandle v) {
+        if (!virtualReadsAsked.add(v.fileNumber())) {
+            return;
+        }
+        try {
+            mergers.execute(() -> materializeOnRead(v.fileNumber()));
+        } catch (RejectedExecutionException e) {
+            virtualReadsAsked.remove(v.fileNumber()); // closing
+        }
+    }
+
+    private void materializeOnRead(long number) {
+        mutex.lock();
+        try {
+            if (closing || manualCompaction || backgroundError.get() != null) {
+                virtualReadsAsked.remove(number);
+                return;
+            }
+            if (!tables.containsKey(number) || compacting.contains(number)) {
+                return;
+            }
+            TreeView view = view(manifest.current());
+            SSTableInfo info = null;
+            for (var level : view.levels()) {
+                for (var run : level.runs()) {
+                    for (SSTableInfo t : run.tables()) {
+                        info = t.id() == number ? t : info;
+                    }
+                }
+            }
+            if (info == null) {
+                return;
+            }
+            Optional<MergeJob> job = policy.onVirtualRead(view, policyState, info);
+            if (job.isEmpty()) {
+                return;
+            }
+            OutputRange range = OutputRange.of(job.get());
+            if (job.get().outputLevel() > 0 && runningRanges.stream().anyMatch(range::overlaps)) {
+                virtualReadsAsked.remove(number); // a later read asks again
+                return;
+            }
+            start(job.get());
+        } catch (Throwable e) {
+            fail(e);
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /**
      * Refuses an install that would leave two overlapping tables in a level >= 1 (each such level must stay
      * one sorted run): a policy that asked for it left out an overlapping table of the output level.
      *
@@ -1165,16 +1281,20 @@ public final class LsmStore implements Closeable {
     }
 
     /**
-     * Whether no table outside {@code inputs} can hold an older version of a key inside them, so a tombstone
+     * Whether no table outside {@code inputs} (and {@code reads}, the real tables behind them) can hold an older
+     * version of a key inside them, so a tombstone
      * with nothing older behind it can be dropped. MemTables only hold newer versions; {@code newerThanInputs}
      * is the newest sequence merged besides the inputs (a MemTable's), or 0. REQUIRES: the mutex.
      */
-    private boolean isBottommost(List<TableHandle> inputs, long newerThanInputs) {
+    private boolean isBottommost(List<TableHandle> inputs, List<TableHandle> reads, long newerThanInputs) {
         Set<Long> ids = new HashSet<>();
         long maxSequence = newerThanInputs;
         for (TableHandle h : inputs) {
             ids.add(h.fileNumber());
             maxSequence = Math.max(maxSequence, h.record().maxSequence());
+        }
+        for (TableHandle h : reads) { // a virtual input's parents are inputs too
+            ids.add(h.fileNumber());
         }
         for (TableHandle t : tables.values()) {
             if (ids.contains(t.fileNumber()) || t.record().minSequence() > maxSequence) {
@@ -1265,9 +1385,14 @@ public final class LsmStore implements Closeable {
         }
     }
 
-    /** Level 0 newest first, then one table per deeper level found by key range; the first version found wins. */
+    /**
+     * Level 0 newest first, then one table per deeper level found by key range; the first version found wins. A
+     * virtual table is read through its parents; the first one a read meets may be materialised (see
+     * {@link #considerMaterializing}).
+     */
     private Entry getFromTables(Version v, byte[] key, long sequence) throws IOException {
         List<List<TableHandle>> levels = v.levels();
+        boolean metVirtual = false;
         for (int level = 0; level < levels.size(); level++) {
             List<TableHandle> candidates = levels.get(level);
             if (level > 0) {
@@ -1275,6 +1400,18 @@ public final class LsmStore implements Closeable {
                 candidates = t == null ? List.of() : List.of(t);
             }
             for (TableHandle t : candidates) {
+                if (t.isVirtual() && t.covers(key)) {
+                    if (!metVirtual) {
+                        metVirtual = true;
+                        considerMaterializing(t);
+                    }
+                    t.touch();
+                    Entry e = getFromParents(t, key, sequence);
+                    if (e != null) {
+                        return e;
+                    }
+                    continue;
+                }
                 if (!t.covers(key) || !t.reader().mightContain(key)) {
                     continue;
                 }
@@ -1287,6 +1424,29 @@ public final class LsmStore implements Closeable {
             }
         }
         return null;
+    }
+
+    /**
+     * The newest version of {@code key} at or below {@code sequence} among a virtual table's parents, which may
+     * overlap: they are tried newest first (by largest sequence), skipped by key range and Bloom filter, and the
+     * search stops at a parent whose largest sequence is below the best version found.
+     */
+    private Entry getFromParents(TableHandle virtual, byte[] key, long sequence) throws IOException {
+        Entry best = null;
+        for (TableHandle p : virtual.parents()) {
+            if (best != null && p.record().maxSequence() < best.sequence()) {
+                break;
+            }
+            if (!p.covers(key) || !p.reader().mightContain(key)) {
+                continue;
+            }
+            tablesProbed.increment();
+            Entry e = p.reader().get(key, sequence);
+            if (e != null && (best == null || e.sequence() > best.sequence())) {
+                best = e;
+            }
+        }
+        return best;
     }
 
     /** The table of a key-partitioned level whose range holds {@code key}, by binary search; or null. */
@@ -1332,7 +1492,8 @@ public final class LsmStore implements Closeable {
      */
     public SpaceUsage spaceUsage() throws IOException {
         ReadView rv = acquire();
-        long onDisk = rv.version().tables().stream().mapToLong(t -> t.record().fileBytes()).sum();
+        long onDisk = rv.version().tables().stream().flatMap(t -> t.realTables().stream())
+                .mapToLong(t -> t.record().fileBytes()).sum();
         long entries = 0;
         long bytes = 0;
         try (StoreIterator it = new StoreIterator(rv, null, null, visible.get())) {
@@ -1450,7 +1611,7 @@ public final class LsmStore implements Closeable {
             TreeView view = view(set);
             List<SSTableInfo> all = new ArrayList<>();
             view.levels().forEach(l -> l.runs().forEach(r -> all.addAll(r.tables())));
-            if (all.size() > 1 || (all.size() == 1 && all.get(0).tombstones() > 0)) {
+            if (all.size() > 1 || (all.size() == 1 && (all.get(0).tombstones() > 0 || all.get(0).virtual()))) {
                 job = new MergeJob(all, set.levels().size() - 1, OutputCut.SINGLE_FILE, MergeKind.REAL,
                         "compactAll");
                 all.forEach(t -> compacting.add(t.id()));
@@ -1503,7 +1664,8 @@ public final class LsmStore implements Closeable {
                     manifest.current().tableCount(), stalls, stallNanos, mergeLagNanos,
                     StoreMetrics.Summary.of(flushMicros), StoreMetrics.Summary.of(mergeMicros),
                     StoreMetrics.Summary.of(stallMicros), StoreMetrics.Summary.of(mergeBytes), written, read,
-                    cache.hits(), cache.misses());
+                    cache.hits(), cache.misses(), virtualMerges, (int) manifest.current().levels().stream()
+                            .flatMap(List::stream).filter(TableRecord::isVirtual).count());
         } finally {
             mutex.unlock();
         }

@@ -46,9 +46,14 @@ public final class StoreIterator implements Iterator<KeyValue>, Closeable {
                     continue;
                 }
                 t.touch();
-                SSTableReader.Cursor c = t.reader().seek(start, Long.MAX_VALUE);
-                cursors.add(c);
-                sources.add(c);
+                for (TableHandle real : t.realTables()) { // a virtual table: its parents, as overlapping sources
+                    if (real.endsBefore(start) || (to != null && real.startsAtOrAfter(to))) {
+                        continue;
+                    }
+                    SSTableReader.Cursor c = real.reader().seek(start, Long.MAX_VALUE);
+                    cursors.add(c);
+                    sources.add(c);
+                }
             }
             merged = new MergingIterator(sources);
             advance();

@@ -44,6 +44,9 @@ import org.HdrHistogram.Histogram;
  * @param bytesReadByCause             file-layer bytes read, by cause
  * @param blockCacheHits               block cache hits
  * @param blockCacheMisses             block cache misses
+ * @param virtualMerges                virtual merges installed (delayed compaction: metadata only; not in
+ *                                     {@code merges})
+ * @param virtualTables                virtual tables in the current component set
  */
 public record StoreMetrics(long userBytes, long puts, long deletes, long gets, long flushes, long flushedBytes,
         long merges, long mergeInputBytes, long mergeOutputBytes, double modelWriteAmplification,
@@ -51,7 +54,7 @@ public record StoreMetrics(long userBytes, long puts, long deletes, long gets, l
         double tablesProbedPerGet, double transientSpaceAmplification, long diskBytes, int liveTables, long stalls,
         long stallNanos, long mergeLagNanos, Summary flushLatency, Summary mergeLatency, Summary stallLatency,
         Summary mergeBytes, Map<String, Long> bytesWrittenByCause, Map<String, Long> bytesReadByCause,
-        long blockCacheHits, long blockCacheMisses) {
+        long blockCacheHits, long blockCacheMisses, long virtualMerges, int virtualTables) {
 
     private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 

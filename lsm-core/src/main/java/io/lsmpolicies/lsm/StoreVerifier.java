@@ -18,6 +18,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -121,17 +122,19 @@ public final class StoreVerifier {
         }
         ComponentSet set = recovered.set();
         for (long missing : recovered.missingTables()) {
-            problems.add(StoreFiles.tableName(missing) + ": listed by the manifest at level "
-                    + set.table(missing).map(TableRecord::level).orElse(-1) + " but missing");
+            problems.add(StoreFiles.tableName(missing) + ": listed by the manifest "
+                    + set.table(missing).map(t -> "at level " + t.level())
+                            .orElse("as a parent of a virtual table") + " but missing");
         }
         List<TableCheck> tables = new ArrayList<>();
-        for (List<TableRecord> level : set.levels()) {
-            for (TableRecord t : level) {
-                if (!recovered.missingTables().contains(t.fileNumber())) {
-                    TableCheck check = checkTable(dir, t, set.lastSequence());
-                    tables.add(check);
-                    check.problems().forEach(p -> problems.add(StoreFiles.tableName(t.fileNumber()) + ": " + p));
-                }
+        List<TableRecord> files = new ArrayList<>(set.parents().values()); // virtual tables' parents: real files
+        files.sort(Comparator.comparingLong(TableRecord::fileNumber));
+        set.levels().forEach(level -> level.stream().filter(t -> !t.isVirtual()).forEach(files::add));
+        for (TableRecord t : files) {
+            if (!recovered.missingTables().contains(t.fileNumber())) {
+                TableCheck check = checkTable(dir, t, set.lastSequence());
+                tables.add(check);
+                check.problems().forEach(p -> problems.add(StoreFiles.tableName(t.fileNumber()) + ": " + p));
             }
         }
         checkLevelZeroOrder(set.level(0), problems);

@@ -5,7 +5,10 @@ import io.lsmpolicies.lsm.sstable.SSTableReader;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
@@ -13,10 +16,15 @@ import java.util.function.Consumer;
  * One open SSTable, shared by every {@link Version} that lists it and reference-counted by them. When the
  * last version holding it is released, the reader is closed and, if a merge has replaced the table
  * ({@link #markObsolete()}), the file is deleted: so a file is never deleted under a reader.
+ *
+ * <p>A virtual table (delayed compaction) has no reader: it holds one reference on each of its parents' handles
+ * from its creation until its own last reference goes, so a parent's file outlives every virtual table (and so
+ * every read) that points at it. Its parents are kept newest first (by largest sequence number).
  */
 final class TableHandle {
     private final TableRecord record;
     private final SSTableReader reader;
+    private final List<TableHandle> parents;
     private final byte[] minKey;
     private final byte[] maxKey;
     private final AtomicInteger refs = new AtomicInteger();
@@ -25,8 +33,22 @@ final class TableHandle {
     private volatile long lastAccessMillis;
 
     TableHandle(TableRecord record, SSTableReader reader, Consumer<TableHandle> onDeleted) {
+        this(record, reader, List.of(), onDeleted);
+    }
+
+    /** A virtual table's handle over its parents' handles (one reference taken on each). */
+    static TableHandle virtual(TableRecord record, List<TableHandle> parents) {
+        List<TableHandle> newestFirst = new ArrayList<>(parents);
+        newestFirst.sort(Comparator.comparingLong((TableHandle h) -> h.record.maxSequence()).reversed());
+        newestFirst.forEach(TableHandle::ref);
+        return new TableHandle(record, null, List.copyOf(newestFirst), h -> { });
+    }
+
+    private TableHandle(TableRecord record, SSTableReader reader, List<TableHandle> parents,
+            Consumer<TableHandle> onDeleted) {
         this.record = record;
         this.reader = reader;
+        this.parents = parents;
         this.minKey = record.minKey();
         this.maxKey = record.maxKey();
         this.onDeleted = onDeleted;
@@ -47,8 +69,26 @@ final class TableHandle {
         return record;
     }
 
+    /** @throws IllegalStateException for a virtual table, which has no reader (read its {@link #parents()}) */
     SSTableReader reader() {
+        if (reader == null) {
+            throw new IllegalStateException("table " + fileNumber() + " is virtual: it has no reader");
+        }
         return reader;
+    }
+
+    boolean isVirtual() {
+        return reader == null;
+    }
+
+    /** A virtual table's parents, newest first (by largest sequence number); empty for a real table. */
+    List<TableHandle> parents() {
+        return parents;
+    }
+
+    /** The real tables holding this table's data: its parents if virtual, else itself. */
+    List<TableHandle> realTables() {
+        return reader == null ? parents : List.of(this);
     }
 
     long fileNumber() {
@@ -56,7 +96,7 @@ final class TableHandle {
     }
 
     Path path() {
-        return reader.path();
+        return reader().path();
     }
 
     /** Whether {@code key} lies in the table's key range. */
@@ -96,6 +136,20 @@ final class TableHandle {
             throw new IllegalStateException("table " + fileNumber() + " released more often than referenced");
         }
         if (left == 0) {
+            if (reader == null) {
+                IOException first = null;
+                for (TableHandle p : parents) {
+                    try {
+                        p.unref();
+                    } catch (IOException e) {
+                        first = first == null ? e : first;
+                    }
+                }
+                if (first != null) {
+                    throw first;
+                }
+                return;
+            }
             reader.close();
             if (obsolete) {
                 Files.deleteIfExists(path());

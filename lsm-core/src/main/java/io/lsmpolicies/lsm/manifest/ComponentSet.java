@@ -25,24 +25,31 @@ import java.util.Set;
  * </ul>
  * Invariants: file numbers are unique across levels; every live file number is below {@link #nextFileNumber()};
  * {@code nextFileNumber}, {@code lastSequence} and {@code walNumber} never decrease from one set to the next.
+ *
+ * <p>Virtual tables (delayed compaction) sit in levels {@code >= 1} like real ones; their parents are in no
+ * level but are live files: {@link #parents()} holds every real table some live virtual table points at, and
+ * {@link #fileNumbers()} (the files that must exist) includes them.
  */
 public final class ComponentSet {
     private static final Comparator<TableRecord> BY_MIN_KEY =
             ((Comparator<TableRecord>) TableRecord::compareMinKey).thenComparingLong(TableRecord::fileNumber);
 
-    private static final ComponentSet EMPTY = new ComponentSet(List.of(), Map.of(), null, 1, 0, 0);
+    private static final ComponentSet EMPTY = new ComponentSet(List.of(), Map.of(), Map.of(), null, 1, 0, 0);
 
     private final List<List<TableRecord>> levels;
     private final Map<Long, TableRecord> byNumber;
+    private final Map<Long, TableRecord> parents;
     private final PolicyRecord policy;
     private final long nextFileNumber;
     private final long lastSequence;
     private final long walNumber;
 
-    private ComponentSet(List<List<TableRecord>> levels, Map<Long, TableRecord> byNumber, PolicyRecord policy,
-            long nextFileNumber, long lastSequence, long walNumber) {
+    private ComponentSet(List<List<TableRecord>> levels, Map<Long, TableRecord> byNumber,
+            Map<Long, TableRecord> parents, PolicyRecord policy, long nextFileNumber, long lastSequence,
+            long walNumber) {
         this.levels = levels;
         this.byNumber = byNumber;
+        this.parents = parents;
         this.policy = policy;
         this.nextFileNumber = nextFileNumber;
         this.lastSequence = lastSequence;
@@ -65,6 +72,10 @@ public final class ComponentSet {
      *       removed level-0 table held (a merge install: the output takes its inputs' place, so a stack stays
      *       in creation order and later merges can still pick contiguous inputs).</li>
      *   <li>Deeper additions join their level in {@code minKey} order.</li>
+     *   <li>An added virtual table's parents must be live before the edit (in a level, then removed by this
+     *       edit, or already a parent) with the same record, unless the set is empty (a {@link #snapshot()}
+     *       rebuilds it); afterwards the parents are exactly those of the live virtual tables, so a parent no
+     *       virtual table points at any more is no longer live. No table is the parent of two.</li>
      *   <li>The policy and the three counters change where the edit sets them.</li>
      * </ol>
      *
@@ -95,6 +106,33 @@ public final class ComponentSet {
                         + "nextFileNumber " + next);
             }
             live.put(t.fileNumber(), t);
+        }
+        boolean rebuilding = byNumber.isEmpty() && parents.isEmpty(); // a snapshot edit brings the parents along
+        for (TableRecord t : edit.added()) {
+            for (TableRecord p : t.parents()) {
+                TableRecord was = byNumber.containsKey(p.fileNumber()) ? byNumber.get(p.fileNumber())
+                        : parents.get(p.fileNumber());
+                if (rebuilding && was == null && p.fileNumber() < next && !live.containsKey(p.fileNumber())) {
+                    continue;
+                }
+                if (was == null || was.isVirtual() || !was.atLevel(0).equals(p.atLevel(0))) {
+                    throw new IllegalStateException("edit adds virtual table " + t.fileNumber() + " with parent "
+                            + p.fileNumber() + ", which is " + (was == null ? "not live" : "live with another record"));
+                }
+                if (live.containsKey(p.fileNumber())) {
+                    throw new IllegalStateException("edit adds virtual table " + t.fileNumber() + " with parent "
+                            + p.fileNumber() + ", which stays in level " + live.get(p.fileNumber()).level());
+                }
+            }
+        }
+        Map<Long, TableRecord> parentsAfter = new HashMap<>();
+        for (TableRecord t : live.values()) {
+            for (TableRecord p : t.parents()) {
+                if (parentsAfter.put(p.fileNumber(), p) != null) {
+                    throw new IllegalStateException("file " + p.fileNumber() + " would be the parent of two virtual"
+                            + " tables");
+                }
+            }
         }
 
         int levelCount = levels.size();
@@ -128,7 +166,7 @@ public final class ComponentSet {
             frozen.add(List.copyOf(level));
         }
         return new ComponentSet(List.copyOf(frozen), Collections.unmodifiableMap(live),
-                edit.policy().orElse(policy), next, sequence, wal);
+                Collections.unmodifiableMap(parentsAfter), edit.policy().orElse(policy), next, sequence, wal);
     }
 
     private static long counter(String name, long current, OptionalLong value) {
@@ -191,17 +229,31 @@ public final class ComponentSet {
         return n < levels.size() ? levels.get(n) : List.of();
     }
 
-    /** The live table with {@code fileNumber}, if any. */
+    /** The table with {@code fileNumber} in a level (real or virtual), if any. */
     public Optional<TableRecord> table(long fileNumber) {
         return Optional.ofNullable(byNumber.get(fileNumber));
     }
 
-    /** Live file numbers, unordered. Unmodifiable. */
-    public Set<Long> fileNumbers() {
-        return Collections.unmodifiableSet(byNumber.keySet());
+    /** The real tables live virtual tables point at (in no level), by file number. Unmodifiable. */
+    public Map<Long, TableRecord> parents() {
+        return parents;
     }
 
-    /** Number of live tables. */
+    /**
+     * The numbers of the SSTable files that must exist: the real tables of the levels and the parents of the
+     * virtual ones. Unordered.
+     */
+    public Set<Long> fileNumbers() {
+        Set<Long> files = new HashSet<>(parents.keySet());
+        for (TableRecord t : byNumber.values()) {
+            if (!t.isVirtual()) {
+                files.add(t.fileNumber());
+            }
+        }
+        return Collections.unmodifiableSet(files);
+    }
+
+    /** Number of tables in the levels (virtual ones included, their parents not). */
     public int tableCount() {
         return byNumber.size();
     }

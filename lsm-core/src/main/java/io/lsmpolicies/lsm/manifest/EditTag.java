@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.OptionalLong;
 import java.util.function.Function;
 import java.util.function.ObjLongConsumer;
@@ -26,7 +28,10 @@ import java.util.function.ObjLongConsumer;
  * id 4 NEXT_FILE_NUMBER u64                                                    -- at most once
  * id 5 LAST_SEQUENCE    u64                                                    -- at most once
  * id 6 WAL_NUMBER       u64                                                    -- at most once
+ * id 7 ADD_VIRTUAL_TABLE table (as ADD_TABLE) | parentCount u32 | parentCount x table (as ADD_TABLE)
+ *                                                          -- once per added virtual table, after the real ones
  * </pre>
+ * A build without tag 7 refuses an edit that has one ({@code UNKNOWN_TAG}): it could not read the store.
  */
 public enum EditTag {
     /** One table added by the edit; repeated, in the edit's order. */
@@ -34,35 +39,16 @@ public enum EditTag {
         @Override
         void write(ManifestEdit edit, DataOutputStream out) throws IOException {
             for (TableRecord t : edit.added()) {
-                out.writeByte(id());
-                out.writeLong(t.fileNumber());
-                out.writeInt(t.level());
-                out.writeLong(t.fileBytes());
-                out.writeLong(t.entries());
-                out.writeLong(t.tombstones());
-                writeBytes(out, t.minKeyUnsafe());
-                writeBytes(out, t.maxKeyUnsafe());
-                out.writeLong(t.minSequence());
-                out.writeLong(t.maxSequence());
-                out.writeLong(t.minFlushIndex());
-                out.writeLong(t.maxFlushIndex());
-                out.writeLong(t.createdMillis());
-                out.writeLong(t.oldestTombstoneMillis());
-                out.writeLong(t.dataBytes());
+                if (!t.isVirtual()) {
+                    out.writeByte(id());
+                    writeTable(out, t);
+                }
             }
         }
 
         @Override
         void read(ByteBuffer in, ManifestEdit.Builder into) {
-            long fileNumber = in.getLong();
-            int level = in.getInt();
-            long fileBytes = in.getLong();
-            long entries = in.getLong();
-            long tombstones = in.getLong();
-            byte[] minKey = readBytes(in, "minKey");
-            byte[] maxKey = readBytes(in, "maxKey");
-            into.addTable(new TableRecord(fileNumber, level, fileBytes, entries, tombstones, minKey, maxKey,
-                    in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong()));
+            into.addTable(readTable(in, List.of()));
         }
     },
     /** One file number removed by the edit; repeated. */
@@ -112,7 +98,76 @@ public enum EditTag {
     /** The last sequence number whose write is in an SSTable or a live WAL. */
     LAST_SEQUENCE(5, ManifestEdit::lastSequence, ManifestEdit.Builder::lastSequence),
     /** The oldest write-ahead log whose records are not all in SSTables. */
-    WAL_NUMBER(6, ManifestEdit::walNumber, ManifestEdit.Builder::walNumber);
+    WAL_NUMBER(6, ManifestEdit::walNumber, ManifestEdit.Builder::walNumber),
+    /** One virtual table added by the edit, with its parents' records; repeated. */
+    ADD_VIRTUAL_TABLE(7) {
+        @Override
+        void write(ManifestEdit edit, DataOutputStream out) throws IOException {
+            for (TableRecord t : edit.added()) {
+                if (t.isVirtual()) {
+                    out.writeByte(id());
+                    writeTable(out, t);
+                    out.writeInt(t.parents().size());
+                    for (TableRecord p : t.parents()) {
+                        writeTable(out, p);
+                    }
+                }
+            }
+        }
+
+        @Override
+        void read(ByteBuffer in, ManifestEdit.Builder into) {
+            // The table's own fields come first; its record is built once its parents are read.
+            int start = in.position();
+            readTable(in, List.of()); // skipped: validated again below, with its parents
+            int count = in.getInt();
+            if (count < 1 || count > in.remaining() / MIN_TABLE_BYTES) {
+                throw new MalformedEditException(Code.BAD_LENGTH, "virtual table parent count "
+                        + Integer.toUnsignedString(count) + " for the " + in.remaining() + " bytes left");
+            }
+            List<TableRecord> parents = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                parents.add(readTable(in, List.of()));
+            }
+            int end = in.position();
+            in.position(start);
+            TableRecord t = readTable(in, parents);
+            in.position(end);
+            into.addTable(t);
+        }
+    };
+
+    /** The fewest bytes an encoded table takes (empty keys). */
+    private static final int MIN_TABLE_BYTES = 8 + 4 + 8 * 3 + 4 + 4 + 8 * 7;
+
+    private static void writeTable(DataOutputStream out, TableRecord t) throws IOException {
+        out.writeLong(t.fileNumber());
+        out.writeInt(t.level());
+        out.writeLong(t.fileBytes());
+        out.writeLong(t.entries());
+        out.writeLong(t.tombstones());
+        writeBytes(out, t.minKeyUnsafe());
+        writeBytes(out, t.maxKeyUnsafe());
+        out.writeLong(t.minSequence());
+        out.writeLong(t.maxSequence());
+        out.writeLong(t.minFlushIndex());
+        out.writeLong(t.maxFlushIndex());
+        out.writeLong(t.createdMillis());
+        out.writeLong(t.oldestTombstoneMillis());
+        out.writeLong(t.dataBytes());
+    }
+
+    private static TableRecord readTable(ByteBuffer in, List<TableRecord> parents) {
+        long fileNumber = in.getLong();
+        int level = in.getInt();
+        long fileBytes = in.getLong();
+        long entries = in.getLong();
+        long tombstones = in.getLong();
+        byte[] minKey = readBytes(in, "minKey");
+        byte[] maxKey = readBytes(in, "maxKey");
+        return new TableRecord(fileNumber, level, fileBytes, entries, tombstones, minKey, maxKey, in.getLong(),
+                in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), in.getLong(), parents);
+    }
 
     private final int id;
     /** For the counter tags (a single u64): how to get the value from an edit and set it on a builder. */

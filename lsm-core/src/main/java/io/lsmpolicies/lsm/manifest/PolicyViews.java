@@ -63,6 +63,6 @@ public final class PolicyViews {
                 .keys(Key.of(t.minKey()), Key.of(t.maxKey())).sequences(t.minSequence(), t.maxSequence())
                 .flushes(t.minFlushIndex(), t.maxFlushIndex()).createdMillis(t.createdMillis())
                 .lastAccessMillis(lastAccess.applyAsLong(t)).oldestTombstoneMillis(t.oldestTombstoneMillis())
-                .compacting(compacting.contains(t.fileNumber())).build();
+                .parents(t.parents().size()).compacting(compacting.contains(t.fileNumber())).build();
     }
 }

@@ -75,6 +75,7 @@ public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail
         try (Stream<Path> listing = Files.list(dir)) {
             entries = listing.sorted().toList();
         }
+        Set<Long> files = set.fileNumbers();
         for (Path p : entries) {
             if (!Files.isRegularFile(p)) {
                 continue;
@@ -88,7 +89,7 @@ public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail
             } else if (table.isPresent()) {
                 nextFree = Math.max(nextFree, table.getAsLong() + 1);
                 tablesPresent.add(table.getAsLong());
-                if (set.table(table.getAsLong()).isEmpty()) {
+                if (!files.contains(table.getAsLong())) {
                     orphans.add(p);
                 }
             } else if (walNumber.isPresent()) {
@@ -102,7 +103,7 @@ public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail
             }
         }
         List<Long> missing = new ArrayList<>();
-        for (long n : set.fileNumbers()) {
+        for (long n : files) {
             if (!tablesPresent.contains(n)) {
                 missing.add(n);
             }

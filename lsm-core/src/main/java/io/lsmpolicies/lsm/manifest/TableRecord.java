@@ -2,7 +2,10 @@ package io.lsmpolicies.lsm.manifest;
 
 import io.lsmpolicies.lsm.sstable.SSTableMetadata;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
 
 /**
  * One live SSTable as the manifest records it: where it sits (file number, level) and the metadata that merge
@@ -27,10 +30,14 @@ import java.util.HexFormat;
  * @param oldestTombstoneMillis write time of its oldest tombstone, {@link Long#MAX_VALUE} if none
  * @param dataBytes             key and value bytes of its entries, {@code >= 0}: the size merge policies decide
  *                              on (see {@link SSTableMetadata#dataBytes()})
+ * @param parents               empty for a real SSTable. For a virtual SSTable (delayed compaction: Pan et al.,
+ *                              JCST 2017): the records of the real SSTables it was derived from, which stay on
+ *                              disk while it lives; it has no file ({@code fileBytes} 0), sits in a level
+ *                              {@code >= 1}, and its other fields summarise its parents (see {@link #virtual})
  */
 public record TableRecord(long fileNumber, int level, long fileBytes, long entries, long tombstones, byte[] minKey,
         byte[] maxKey, long minSequence, long maxSequence, long minFlushIndex, long maxFlushIndex,
-        long createdMillis, long oldestTombstoneMillis, long dataBytes) {
+        long createdMillis, long oldestTombstoneMillis, long dataBytes, List<TableRecord> parents) {
 
     /**
      * The deepest level a table may name. A bound keeps a damaged level number (under a valid checksum) from
@@ -57,8 +64,79 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
         check(minFlushIndex >= 1, "minFlushIndex must be >= 1", fileNumber, minFlushIndex);
         check(minFlushIndex <= maxFlushIndex, "minFlushIndex must be <= maxFlushIndex", fileNumber, minFlushIndex);
         check(dataBytes >= 0, "dataBytes must be >= 0", fileNumber, dataBytes);
+        parents = List.copyOf(parents);
+        if (!parents.isEmpty()) {
+            check(level >= 1, "a virtual table's level must be >= 1", fileNumber, level);
+            check(fileBytes == 0, "a virtual table has no file: fileBytes must be 0", fileNumber, fileBytes);
+            Set<Long> seen = new HashSet<>();
+            for (TableRecord p : parents) {
+                check(p.parents.isEmpty(), "a virtual table's parents must be real tables", fileNumber,
+                        p.fileNumber);
+                check(seen.add(p.fileNumber) && p.fileNumber != fileNumber, "parents must be distinct others",
+                        fileNumber, p.fileNumber);
+                if (Arrays.compareUnsigned(p.minKey, minKey) < 0 || Arrays.compareUnsigned(p.maxKey, maxKey) > 0) {
+                    throw new IllegalArgumentException("table " + fileNumber + ": parent " + p.fileNumber
+                            + "'s keys " + hex(p.minKey) + ".." + hex(p.maxKey) + " fall outside "
+                            + hex(minKey) + ".." + hex(maxKey));
+                }
+            }
+        }
         minKey = minKey.clone();
         maxKey = maxKey.clone();
+    }
+
+    /** A real table's record (no parents). */
+    public TableRecord(long fileNumber, int level, long fileBytes, long entries, long tombstones, byte[] minKey,
+            byte[] maxKey, long minSequence, long maxSequence, long minFlushIndex, long maxFlushIndex,
+            long createdMillis, long oldestTombstoneMillis, long dataBytes) {
+        this(fileNumber, level, fileBytes, entries, tombstones, minKey, maxKey, minSequence, maxSequence,
+                minFlushIndex, maxFlushIndex, createdMillis, oldestTombstoneMillis, dataBytes, List.of());
+    }
+
+    /**
+     * A virtual table at {@code level} derived from {@code parents} (real, at least one): its keys, sequences
+     * and flush indexes span theirs, its entries, tombstones and data bytes add theirs up (an upper bound: a
+     * merge would drop superseded versions), its oldest tombstone is theirs, and it has no file.
+     */
+    public static TableRecord virtual(long fileNumber, int level, long createdMillis, List<TableRecord> parents) {
+        if (parents.isEmpty()) {
+            throw new IllegalArgumentException("virtual table " + fileNumber + " needs at least one parent");
+        }
+        TableRecord first = parents.get(0);
+        byte[] min = first.minKey;
+        byte[] max = first.maxKey;
+        long entries = 0;
+        long tombstones = 0;
+        long dataBytes = 0;
+        long minSeq = Long.MAX_VALUE;
+        long maxSeq = Long.MIN_VALUE;
+        long minFlush = Long.MAX_VALUE;
+        long maxFlush = Long.MIN_VALUE;
+        long oldestTombstone = Long.MAX_VALUE;
+        for (TableRecord p : parents) {
+            min = Arrays.compareUnsigned(p.minKey, min) < 0 ? p.minKey : min;
+            max = Arrays.compareUnsigned(p.maxKey, max) > 0 ? p.maxKey : max;
+            entries += p.entries;
+            tombstones += p.tombstones;
+            dataBytes += p.dataBytes;
+            minSeq = Math.min(minSeq, p.minSequence);
+            maxSeq = Math.max(maxSeq, p.maxSequence);
+            minFlush = Math.min(minFlush, p.minFlushIndex);
+            maxFlush = Math.max(maxFlush, p.maxFlushIndex);
+            oldestTombstone = Math.min(oldestTombstone, p.oldestTombstoneMillis);
+        }
+        return new TableRecord(fileNumber, level, 0, entries, tombstones, min, max, minSeq, maxSeq, minFlush,
+                maxFlush, createdMillis, oldestTombstone, dataBytes, parents);
+    }
+
+    /** Whether this is a virtual table (it has parents). */
+    public boolean isVirtual() {
+        return !parents.isEmpty();
+    }
+
+    /** The real tables a merge of this one reads: its parents if virtual, else itself. */
+    public List<TableRecord> realTables() {
+        return parents.isEmpty() ? List.of(this) : parents;
     }
 
     /** The record of SSTable {@code fileNumber} at {@code level}, taking every other field from {@code metadata}. */
@@ -72,7 +150,7 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
     /** The same table at another level (a trivial move), every other field unchanged. */
     public TableRecord atLevel(int newLevel) {
         return new TableRecord(fileNumber, newLevel, fileBytes, entries, tombstones, minKey, maxKey, minSequence,
-                maxSequence, minFlushIndex, maxFlushIndex, createdMillis, oldestTombstoneMillis, dataBytes);
+                maxSequence, minFlushIndex, maxFlushIndex, createdMillis, oldestTombstoneMillis, dataBytes, parents);
     }
 
     /** A copy of the smallest key. */
@@ -120,7 +198,7 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
                 && minSequence == t.minSequence && maxSequence == t.maxSequence
                 && minFlushIndex == t.minFlushIndex && maxFlushIndex == t.maxFlushIndex
                 && createdMillis == t.createdMillis && oldestTombstoneMillis == t.oldestTombstoneMillis
-                && dataBytes == t.dataBytes;
+                && dataBytes == t.dataBytes && parents.equals(t.parents);
     }
 
     @Override
@@ -138,6 +216,7 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
         h = 31 * h + Long.hashCode(maxFlushIndex);
         h = 31 * h + Long.hashCode(createdMillis);
         h = 31 * h + Long.hashCode(oldestTombstoneMillis);
+        h = 31 * h + parents.hashCode();
         return 31 * h + Long.hashCode(dataBytes);
     }
 
@@ -147,6 +226,8 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
                 + entries + ", tombstones=" + tombstones + ", keys=" + hex(minKey) + ".." + hex(maxKey)
                 + ", sequences=" + minSequence + ".." + maxSequence + ", flushes=" + minFlushIndex + ".."
                 + maxFlushIndex + ", created=" + createdMillis + ", oldestTombstone=" + oldestTombstoneMillis
-                + ", dataBytes=" + dataBytes + "]";
+                + ", dataBytes=" + dataBytes
+                + (parents.isEmpty() ? "" : ", parents=" + parents.stream().map(TableRecord::fileNumber).toList())
+                + "]";
     }
 }

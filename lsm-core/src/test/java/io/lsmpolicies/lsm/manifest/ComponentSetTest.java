@@ -147,6 +147,60 @@ class ComponentSetTest {
     }
 
     @Test
+    void virtualTablesKeepTheirParentsLiveUntilNoVirtualTablePointsAtThem() {
+        TableRecord a = table(1, 1, "a", "f");
+        TableRecord b = table(2, 2, "c", "h");
+        TableRecord c = table(3, 3, "a", "z");
+        ComponentSet set = ComponentSet.empty().apply(ManifestEdit.builder().addTable(a).addTable(b).addTable(c)
+                .nextFileNumber(10).build());
+        // virtual merge of level-1 a and level-2 b into level 2
+        TableRecord v = TableRecord.virtual(4, 2, 0, List.of(a, b));
+        set = set.apply(ManifestEdit.builder().removeFile(1).removeFile(2).addTable(v).build());
+        assertThat(numbers(set.level(2))).containsExactly(4L);
+        assertThat(set.parents()).containsOnlyKeys(1L, 2L);
+        assertThat(set.fileNumbers()).containsExactlyInAnyOrder(1L, 2L, 3L); // files, not the virtual 4
+        assertThat(ComponentSet.empty().apply(set.snapshot())).isEqualTo(set);
+        assertThat(ComponentSet.empty().apply(set.snapshot()).parents()).isEqualTo(set.parents());
+
+        // a second virtual merge takes v (flattened: its parents) and c
+        TableRecord w = TableRecord.virtual(5, 3, 0, List.of(a, b, c));
+        ComponentSet merged = set.apply(ManifestEdit.builder().removeFile(4).removeFile(3).addTable(w).build());
+        assertThat(merged.parents()).containsOnlyKeys(1L, 2L, 3L);
+        assertThat(merged.tableCount()).isEqualTo(1);
+
+        // a real merge of w: its parents stop being live
+        ComponentSet real = merged.apply(ManifestEdit.builder().removeFile(5).addTable(table(6, 3, "a", "z"))
+                .build());
+        assertThat(real.parents()).isEmpty();
+        assertThat(real.fileNumbers()).containsExactly(6L);
+    }
+
+    @Test
+    void aVirtualTableMustPointAtLiveRealTablesThatLeaveTheirLevels() {
+        TableRecord a = table(1, 1, "a", "f");
+        TableRecord b = table(2, 2, "c", "h");
+        ComponentSet set = ComponentSet.empty().apply(ManifestEdit.builder().addTable(a).addTable(b)
+                .nextFileNumber(10).build());
+        TableRecord ghost = table(7, 1, "a", "b");
+        assertThatThrownBy(() -> set.apply(ManifestEdit.builder().removeFile(1)
+                .addTable(TableRecord.virtual(4, 2, 0, List.of(a, ghost))).build()))
+                .hasMessageContaining("parent 7, which is not live");
+        assertThatThrownBy(() -> set.apply(ManifestEdit.builder().removeFile(1)
+                .addTable(TableRecord.virtual(4, 2, 0, List.of(a, b))).build()))
+                .hasMessageContaining("parent 2, which stays in level 2");
+        assertThatThrownBy(() -> set.apply(ManifestEdit.builder().removeFile(1).removeFile(2)
+                .addTable(TableRecord.virtual(4, 2, 0, List.of(a, table(2, 2, "c", "i")))).build()))
+                .hasMessageContaining("live with another record");
+        assertThatThrownBy(() -> set.apply(ManifestEdit.builder().removeFile(1).removeFile(2)
+                .addTable(TableRecord.virtual(4, 2, 0, List.of(a))).addTable(TableRecord.virtual(5, 3, 0, List.of(a, b)))
+                .build())).hasMessageContaining("parent of two");
+        assertThatThrownBy(() -> TableRecord.virtual(4, 0, 0, List.of(a))).hasMessageContaining("level must be >= 1");
+        assertThatThrownBy(() -> TableRecord.virtual(4, 1, 0, List.of())).hasMessageContaining("at least one parent");
+        TableRecord v = TableRecord.virtual(4, 2, 0, List.of(a));
+        assertThatThrownBy(() -> TableRecord.virtual(5, 2, 0, List.of(v))).hasMessageContaining("must be real");
+    }
+
+    @Test
     void thePolicyIsReplacedOnlyWhenAnEditSetsIt() {
         ComponentSet set = flushes(1).apply(ManifestEdit.builder().policy("minlatency", new byte[] {1, 2}).build());
         ComponentSet after = set.apply(flush(2));

@@ -10,6 +10,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -32,6 +33,8 @@ class ManifestEditTest {
             case NEXT_FILE_NUMBER -> b.nextFileNumber(Long.MAX_VALUE);
             case LAST_SEQUENCE -> b.lastSequence(0);
             case WAL_NUMBER -> b.walNumber(77);
+            case ADD_VIRTUAL_TABLE -> b.addTable(TableRecord.virtual(9, 2, 123, List.of(table(3, 0, "", "\u00ff"),
+                    table(5, 1, "b", "c")))).addTable(TableRecord.virtual(10, 1, 0, List.of(table(6, 1, "x", "y"))));
             default -> throw new AssertionError(tag);
         }
         return b.build();
@@ -81,7 +84,8 @@ class ManifestEditTest {
     @Test
     void tagIdsAreStableAndDistinct() {
         Map<EditTag, Integer> persistent = Map.of(EditTag.ADD_TABLE, 1, EditTag.REMOVE_FILE, 2, EditTag.POLICY, 3,
-                EditTag.NEXT_FILE_NUMBER, 4, EditTag.LAST_SEQUENCE, 5, EditTag.WAL_NUMBER, 6);
+                EditTag.NEXT_FILE_NUMBER, 4, EditTag.LAST_SEQUENCE, 5, EditTag.WAL_NUMBER, 6,
+                EditTag.ADD_VIRTUAL_TABLE, 7);
         assertThat(EditTag.values()).hasSize(persistent.size());
         Set<Integer> ids = new HashSet<>();
         for (EditTag tag : EditTag.values()) {
@@ -90,7 +94,17 @@ class ManifestEditTest {
             assertThat(EditTag.byId(tag.id())).isEqualTo(tag);
         }
         assertThat(EditTag.byId(0)).isNull();
-        assertThat(EditTag.byId(7)).isNull();
+        assertThat(EditTag.byId(8)).isNull();
+    }
+
+    @Test
+    void aVirtualTableWithAnImpossibleParentCountIsACorruption() {
+        byte[] payload = only(EditTag.ADD_VIRTUAL_TABLE).encode();
+        // version, tag, then table 9: 36 bytes of numbers, its keys (the union of its parents': "" and "\u00ff",
+        // 0 and 2 UTF-8 bytes, each after a u32 length), 56 bytes of numbers; then the parent count
+        int countAt = 2 + 36 + 4 + 4 + 2 + 56;
+        ByteBuffer.wrap(payload).putInt(countAt, 1 << 30);
+        assertCorrupt(() -> decode(payload), Code.BAD_LENGTH, "virtual table parent count");
     }
 
     @Test
