@@ -1,6 +1,7 @@
 package io.lsmpolicies.feeds.server;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.lsmpolicies.feeds.Dataset;
@@ -42,8 +43,9 @@ import java.util.concurrent.RejectedExecutionException;
  * (bad parameter), 404 (unknown path, dataset, feed or key), 405 (not GET) or 500 (the store failed); a request
  * never takes the server down. Requests run on a worker executor, never on an event loop, as reads block.
  *
- * <p>A key in a path or a query is a value of a single-field primary key: {@code "..."} (quoted) is a string,
- * digits with an optional sign an integer, anything else a string.
+ * <p>A key in a path or a query is a JSON array of key values (composite keys; a range bound may be a prefix),
+ * or the value of a single-field primary key: {@code "..."} (quoted) is a string, digits with an optional sign an
+ * integer, anything else a string.
  */
 @ChannelHandler.Sharable
 final class HttpApi extends SimpleChannelInboundHandler<FullHttpRequest> {
@@ -174,7 +176,7 @@ final class HttpApi extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     private byte[] record(Dataset d, String keyText) throws Exception {
-        byte[] key = key(d, keyText, "key");
+        byte[] key = key(d, keyText, "key", false);
         byte[] value = d.storeFor(key).get(key);
         if (value == null) {
             throw new HttpError(HttpResponseStatus.NOT_FOUND, "no record with key " + keyText + " in " + d.name());
@@ -189,8 +191,8 @@ final class HttpApi extends SimpleChannelInboundHandler<FullHttpRequest> {
                         + "'; expected from, to, limit");
             }
         }
-        byte[] from = params.containsKey("from") ? key(d, params.get("from").get(0), "from") : null;
-        byte[] to = params.containsKey("to") ? key(d, params.get("to").get(0), "to") : null;
+        byte[] from = params.containsKey("from") ? key(d, params.get("from").get(0), "from", true) : null;
+        byte[] to = params.containsKey("to") ? key(d, params.get("to").get(0), "to", true) : null;
         int limit = DEFAULT_LIMIT;
         if (params.containsKey("limit")) {
             String l = params.get("limit").get(0);
@@ -285,13 +287,48 @@ final class HttpApi extends SimpleChannelInboundHandler<FullHttpRequest> {
     }
 
     /** The encoded key of a single-field primary key value given as text (see the class comment). */
-    private static byte[] key(Dataset d, String text, String what) throws HttpError {
-        if (d.keyFields().size() != 1) {
-            throw new HttpError(HttpResponseStatus.BAD_REQUEST, "dataset " + d.name() + " has a composite key "
-                    + d.keyFields() + "; only single-field keys can be given as '" + what + "'");
-        }
+    /**
+     * The encoded key {@code text} names. A JSON array gives one value per key field, in key order (strings,
+     * integers, doubles): the only way to name a composite key; a range bound may give a prefix of the fields.
+     * Otherwise the text is the value of a single-field key: {@code "..."} (quoted) a string, digits with an
+     * optional sign an integer, anything else a string.
+     */
+    private static byte[] key(Dataset d, String text, String what, boolean prefixAllowed) throws HttpError {
+        int fields = d.keyFields().size();
         if (text.isEmpty()) {
             throw new HttpError(HttpResponseStatus.BAD_REQUEST, what + " must not be empty");
+        }
+        if (text.startsWith("[")) {
+            JsonNode array;
+            try {
+                array = JSON.readTree(text);
+            } catch (IOException e) {
+                array = null;
+            }
+            if (array == null || !array.isArray() || array.isEmpty() || array.size() > fields
+                    || (!prefixAllowed && array.size() != fields)) {
+                throw new HttpError(HttpResponseStatus.BAD_REQUEST, what + " '" + text + "' must be a JSON array of "
+                        + (prefixAllowed ? "1 to " : "") + fields + " value(s), for " + d.keyFields());
+            }
+            Object[] values = new Object[array.size()];
+            for (int i = 0; i < values.length; i++) {
+                JsonNode v = array.get(i);
+                if (v.isTextual()) {
+                    values[i] = v.asText();
+                } else if (v.isIntegralNumber() && v.canConvertToLong()) {
+                    values[i] = v.asLong();
+                } else if (v.isFloatingPointNumber()) {
+                    values[i] = v.asDouble();
+                } else {
+                    throw new HttpError(HttpResponseStatus.BAD_REQUEST, what + ": key field " + d.keyFields().get(i)
+                            + " is " + v + ", not a string, int64 or double");
+                }
+            }
+            return KeyEncoder.of(values);
+        }
+        if (fields != 1) {
+            throw new HttpError(HttpResponseStatus.BAD_REQUEST, "dataset " + d.name() + " has a composite key "
+                    + d.keyFields() + "; give '" + what + "' as a JSON array, e.g. [\"a\",1]");
         }
         if (text.length() >= 2 && text.startsWith("\"") && text.endsWith("\"")) {
             return KeyEncoder.of(text.substring(1, text.length() - 1));
