@@ -10,7 +10,10 @@ import com.tngtech.archunit.lang.ArchRule;
 import io.lsmpolicies.merge.policy.FileTouchingPolicyFixture;
 import org.junit.jupiter.api.Test;
 
-/** Policies decide; they never do I/O, start threads or take locks; and the SPI stays below everything. */
+/**
+ * Policies decide; they never do I/O, start threads or take locks; the SPI stays below everything; and only the
+ * Hyracks adapter sees Hyracks (its jars are {@code provided}: nothing else may need them at run time).
+ */
 class ArchitectureTest {
     private static final JavaClasses MAIN = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("io.lsmpolicies.merge");
@@ -40,6 +43,14 @@ class ArchitectureTest {
                 .check(MAIN);
         noClasses().that().resideInAnyPackage("..merge.spi..")
                 .should().dependOnClassesThat().resideInAnyPackage("..merge.policy..")
+                .check(MAIN);
+    }
+
+    @Test
+    void onlyTheHyracksAdapterDependsOnHyracksAndNothingDependsOnTheAdapter() {
+        noClasses().that().resideOutsideOfPackage("..merge.hyracks..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.apache.hyracks..")
+                .orShould().dependOnClassesThat().resideInAnyPackage("..merge.hyracks..")
                 .check(MAIN);
     }
 }

@@ -1,0 +1,31 @@
+package io.lsmpolicies.merge.hyracks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.hyracks.api.io.IJsonSerializable;
+import org.apache.hyracks.api.io.IPersistedResourceRegistry;
+
+/**
+ * Hyracks factory of our {@link io.lsmpolicies.merge.policy.BigtablePolicy Bigtable} policy (Mao et al., VLDB
+ * Journal 2021, Sect. 2): with more than k components, merges the flushed one with the fewest newest ones that
+ * leave every component larger than all newer ones together. Sizes are Hyracks' on-disk component sizes.
+ *
+ * <table>
+ * <caption>AsterixDB parameters</caption>
+ * <tr><th>AsterixDB name</th><th>our parameter</th></tr>
+ * <tr><td>{@code num-components}</td><td>{@code k}</td></tr>
+ * </table>
+ */
+public final class BigtableMergePolicyFactory extends StackMergePolicyFactory {
+    private static final long serialVersionUID = 1L;
+    private static final AsterixParameters PARAMETERS = AsterixParameters.of("bigtable", "num-components", "k");
+
+    @Override
+    protected AsterixParameters parameters() {
+        return PARAMETERS;
+    }
+
+    /** Reads back what {@link #toJson} wrote (the factory has no fields); called by the resource registry. */
+    public static IJsonSerializable fromJson(IPersistedResourceRegistry registry, JsonNode json) {
+        return new BigtableMergePolicyFactory();
+    }
+}

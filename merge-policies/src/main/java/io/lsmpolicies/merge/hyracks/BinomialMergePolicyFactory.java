@@ -1,0 +1,31 @@
+package io.lsmpolicies.merge.hyracks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import org.apache.hyracks.api.io.IJsonSerializable;
+import org.apache.hyracks.api.io.IPersistedResourceRegistry;
+
+/**
+ * Hyracks factory of our {@link io.lsmpolicies.merge.policy.BinomialPolicy Binomial} policy (Mao et al., VLDB
+ * Journal 2021, Sect. 2, after Mathieu et al. 2014): a static schedule that keeps at most k components. Its flush
+ * counter comes from the components' flush sequence numbers (see {@link HyracksMergePolicy}).
+ *
+ * <table>
+ * <caption>AsterixDB parameters</caption>
+ * <tr><th>AsterixDB name</th><th>our parameter</th></tr>
+ * <tr><td>{@code num-components}</td><td>{@code k}</td></tr>
+ * </table>
+ */
+public final class BinomialMergePolicyFactory extends StackMergePolicyFactory {
+    private static final long serialVersionUID = 1L;
+    private static final AsterixParameters PARAMETERS = AsterixParameters.of("binomial", "num-components", "k");
+
+    @Override
+    protected AsterixParameters parameters() {
+        return PARAMETERS;
+    }
+
+    /** Reads back what {@link #toJson} wrote (the factory has no fields); called by the resource registry. */
+    public static IJsonSerializable fromJson(IPersistedResourceRegistry registry, JsonNode json) {
+        return new BinomialMergePolicyFactory();
+    }
+}

@@ -1,0 +1,151 @@
+package io.lsmpolicies.merge.hyracks;
+
+import io.lsmpolicies.merge.policy.FlushCount;
+import io.lsmpolicies.merge.policy.NoState;
+import io.lsmpolicies.merge.spi.Decision;
+import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.PolicyState;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.hyracks.api.exceptions.HyracksDataException;
+import org.apache.hyracks.storage.am.common.impls.NoOpIndexAccessParameters;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMDiskComponent;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndex;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMMergePolicy;
+
+/**
+ * One of our stack policies running inside a Hyracks 0.3.8 LSM index: Hyracks tells it about every new disk
+ * component, it asks our policy (a pure function of a {@link DiskComponentView}) and schedules the one merge
+ * the policy chose through {@code ILSMIndexAccessor.scheduleMerge}. The decision is entirely our policy's;
+ * this class only translates between Hyracks' components and our view, and executes.
+ *
+ * <p>Contract, as Hyracks' {@code LSMHarness} drives an {@link ILSMMergePolicy}:
+ * <ul>
+ *   <li>{@link #diskComponentAdded} (after every flush, merge and bulk load; REQUIRES: called with the
+ *       index's operation-tracker lock held, as Hyracks does): if Hyracks asks for a full merge and no
+ *       component is busy, schedules it (Hyracks' own policies do the same); otherwise asks our policy once
+ *       and schedules its first merge job, if any. A cascade continues when Hyracks reports that merge's
+ *       output; with several jobs (no stack policy returns more than one) only the first is scheduled and the
+ *       rest are decided again then.</li>
+ *   <li>{@link #isMergeLagging} (called when a flush has written its component but before Hyracks adds it to
+ *       {@code getDiskComponents()}; a {@code true} makes the flush wait until a merge finishes): our policy's
+ *       {@code isMergeLagging} on the current components, which keeps a bounded-depth policy's bound (at most
+ *       k components once a flush's merges are done; Mao et al., VLDB Journal 2021, Sect. 2-3) even when
+ *       merges run in the background. When our policy lags but no merge is running (after a restart,
+ *       or when a component was busy as the flush arrived), this schedules the merge the policy wants first,
+ *       as Hyracks' {@code PrefixMergePolicy} does, since nothing else would ever wake the flush; if the
+ *       policy then wants nothing, it answers {@code false} rather than block the flush for ever.</li>
+ * </ul>
+ *
+ * <p>State: a policy that counts flushes (state {@link FlushCount}: Binomial, MinLatency, Exploring; the t of
+ * "in response to flush t" in Mao et al.'s definitions) gets {@code flushes} from the components' flush
+ * sequence numbers ({@link DiskComponentView#flushes()}), so it
+ * survives restarts and stays right when components are bulk-loaded or merged by someone else; no counter is
+ * kept in memory. Exploring's "decided for this flush" mark ({@link FlushCount#decided()}) is the only thing
+ * held in memory: after a restart it starts at 0, which only means the first flush after the restart is
+ * decided, as it would have been anyway. Other policies keep no state ({@link NoState}).
+ */
+public final class HyracksMergePolicy implements ILSMMergePolicy {
+    private final AsterixParameters parameters;
+    private volatile MergePolicy policy;
+    private final AtomicLong decidedThrough = new AtomicLong();
+
+    /**
+     * Our policy {@code parameters.policy()}, configured from AsterixDB's {@code properties}.
+     *
+     * @throws io.lsmpolicies.merge.spi.PolicyConfigurationException naming the AsterixDB parameter at fault
+     * @throws IllegalArgumentException if the policy keeps a state Hyracks cannot supply
+     */
+    public HyracksMergePolicy(AsterixParameters parameters, Map<String, String> properties) {
+        this.parameters = parameters;
+        configure(properties);
+    }
+
+    /**
+     * Replaces the policy with one configured from {@code properties} (AsterixDB names). Hyracks' own factories
+     * call this right after construction; ours configure in the constructor, so calling it again only
+     * reconfigures.
+     */
+    @Override
+    public void configure(Map<String, String> properties) {
+        MergePolicy created = parameters.create(properties);
+        PolicyState initial = created.initialState();
+        if (!(initial instanceof FlushCount) && initial != NoState.INSTANCE) {
+            throw new IllegalArgumentException("policy '" + created.name() + "' keeps state " + initial
+                    + ", which Hyracks' components cannot supply");
+        }
+        policy = created;
+    }
+
+    /** The policy decisions are delegated to. */
+    public MergePolicy policy() {
+        return policy;
+    }
+
+    @Override
+    public void diskComponentAdded(ILSMIndex index, boolean fullMergeIsRequested) throws HyracksDataException {
+        DiskComponentView view = DiskComponentView.of(index.getDiskComponents());
+        if (fullMergeIsRequested) {
+            if (!view.treeView().anyCompacting()) {
+                index.createAccessor(NoOpIndexAccessParameters.INSTANCE).scheduleFullMerge();
+            }
+            return;
+        }
+        scheduleDecision(index, view);
+    }
+
+    @Override
+    public boolean isMergeLagging(ILSMIndex index) throws HyracksDataException {
+        DiskComponentView view = DiskComponentView.of(index.getDiskComponents());
+        if (!lagging(view)) {
+            return false;
+        }
+        if (view.anyMerging()) {
+            return true; // Hyracks wakes the waiting flush when that merge is installed, and asks again
+        }
+        if (!scheduleDecision(index, view)) {
+            return false;
+        }
+        // A background scheduler has now marked the inputs merging: lagging until Hyracks installs the output.
+        // A synchronous one has run the merge, and Hyracks' diskComponentAdded after it every merge the policy
+        // wanted next; what the policy still lags on, nothing would ever merge.
+        DiskComponentView after = DiskComponentView.of(index.getDiskComponents());
+        return after.anyMerging() && lagging(after);
+    }
+
+    private boolean lagging(DiskComponentView view) {
+        MergePolicy p = policy;
+        return p.isMergeLagging(view.treeView(), stateFor(p, view));
+    }
+
+    /** Asks the policy once and schedules its first job; whether a merge was scheduled. */
+    private boolean scheduleDecision(ILSMIndex index, DiskComponentView view) throws HyracksDataException {
+        MergePolicy p = policy;
+        Decision decision = p.decide(view.treeView(), stateFor(p, view));
+        if (decision.state() instanceof FlushCount count) {
+            decidedThrough.set(count.decided());
+        }
+        if (decision.jobs().isEmpty()) {
+            return false;
+        }
+        List<ILSMDiskComponent> inputs = view.inputsOf(decision.jobs().get(0), p.name());
+        index.createAccessor(NoOpIndexAccessParameters.INSTANCE).scheduleMerge(inputs);
+        return true;
+    }
+
+    /** The policy's state for {@code view}: flushes from the components, the in-memory "decided" mark. */
+    private PolicyState stateFor(MergePolicy p, DiskComponentView view) {
+        PolicyState initial = p.initialState();
+        if (initial instanceof FlushCount) {
+            long flushes = view.flushes();
+            return new FlushCount(flushes, Math.min(decidedThrough.get(), flushes));
+        }
+        return initial;
+    }
+
+    @Override
+    public String toString() {
+        return "HyracksMergePolicy(" + policy + ")";
+    }
+}
