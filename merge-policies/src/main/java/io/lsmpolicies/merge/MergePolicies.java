@@ -67,7 +67,7 @@ public final class MergePolicies {
      */
     public static MergePolicy create(String name, Map<String, ?> parameters) {
         PolicyFactory f = factory(name);
-        return f.create(PolicyParameters.parse(name, f.parameters(), parameters));
+        return f.create(PolicyParameters.parse(name, f.parameters(parameters), parameters));
     }
 
     /**

@@ -16,8 +16,9 @@ class MergePoliciesTest {
 
     @Test
     void everyPolicyIsDiscoveredByItsStableName() {
-        assertThat(MergePolicies.names()).containsExactly("bigtable", "binomial", "composed", "constant", "exploring",
-                "full-leveling", "leveled", "minlatency", "no-merge", "one-leveling", "prefix", "tiered", "universal");
+        assertThat(MergePolicies.names()).containsExactly("bigtable", "binomial", "composed", "constant", "delayed",
+                "exploring", "full-leveling", "leveled", "minlatency", "no-merge", "one-leveling", "prefix", "tiered",
+                "universal");
         for (PolicyFactory f : MergePolicies.factories().values()) {
             assertThat(f.name()).matches("[a-z]+(-[a-z]+)*");
             assertThat(f.description()).isNotBlank();
@@ -31,8 +32,8 @@ class MergePoliciesTest {
     void layoutsSeparateStackPoliciesFromLeveledOnes() {
         assertThat(MergePolicies.names(PolicyLayout.STACK)).containsExactly("bigtable", "binomial", "constant",
                 "exploring", "minlatency", "no-merge", "prefix", "tiered");
-        assertThat(MergePolicies.names(PolicyLayout.LEVELED)).containsExactly("composed", "full-leveling", "leveled",
-                "one-leveling", "universal");
+        assertThat(MergePolicies.names(PolicyLayout.LEVELED)).containsExactly("composed", "delayed", "full-leveling",
+                "leveled", "one-leveling", "universal");
     }
 
     @Test
@@ -116,8 +117,8 @@ class MergePoliciesTest {
         assertThatThrownBy(() -> MergePolicies.create("binomal", Map.of("k", 4)))
                 .isInstanceOf(PolicyConfigurationException.class)
                 .hasMessage("unknown merge policy 'binomal'; known policies: bigtable, binomial, composed, constant, "
-                        + "exploring, full-leveling, leveled, minlatency, no-merge, one-leveling, prefix, tiered, "
-                        + "universal");
+                        + "delayed, exploring, full-leveling, leveled, minlatency, no-merge, one-leveling, prefix, "
+                        + "tiered, universal");
     }
 
     @Test

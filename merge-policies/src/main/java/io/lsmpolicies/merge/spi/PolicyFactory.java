@@ -1,6 +1,7 @@
 package io.lsmpolicies.merge.spi;
 
 import java.util.List;
+import java.util.Map;
 
 /**
  * Creates one kind of policy by name. Implementations are found with {@link java.util.ServiceLoader}
@@ -23,11 +24,27 @@ public interface PolicyFactory {
         return PolicyLayout.STACK;
     }
 
-    /** The parameters the policy accepts, with types, ranges and defaults. */
+    /**
+     * The parameters the policy accepts, with types, ranges and defaults: what help and docs list. For a policy
+     * whose parameters depend on a value (see {@link #parameters(Map)}), the list for that value's default.
+     */
     List<ParameterSpec> parameters();
 
     /**
-     * Creates the policy. REQUIRES: {@code parameters} was validated against {@link #parameters()}.
+     * The parameters the policy accepts when given the raw values {@code given} (numbers or strings, by name):
+     * {@link #parameters()} unless the accepted set depends on one of the values, as for a policy that wraps
+     * another one named by a parameter and accepts that policy's parameters too. {@code MergePolicies.create}
+     * validates {@code given} against this list.
+     *
+     * @throws PolicyConfigurationException if a value the list depends on is not accepted
+     */
+    default List<ParameterSpec> parameters(Map<String, ?> given) {
+        return parameters();
+    }
+
+    /**
+     * Creates the policy. REQUIRES: {@code parameters} was validated against {@link #parameters(Map)} of the
+     * values given.
      *
      * @throws PolicyConfigurationException if the values are individually valid but inconsistent together
      */

@@ -152,6 +152,11 @@ class SimulatorTest {
                 OutputCut.SINGLE_FILE, MergeKind.TRIVIAL_MOVE, "move"));
         assertThatThrownBy(() -> run(leveled, "constant:1", 1)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("TRIVIAL_MOVE").hasMessageContaining("level 1");
+        MergePolicy virtual = rogue((stack, t) -> new MergeJob(List.of(stack.get(0).first()), 0,
+                OutputCut.SINGLE_FILE, MergeKind.VIRTUAL, "delayed"));
+        assertThatThrownBy(() -> run(virtual, "constant:1", 1)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("asked for a VIRTUAL into level 0")
+                .hasMessageContaining("the stack model runs only real merges into level 0");
         MergePolicy ghost = rogue((stack, t) -> MergeJob.stackMerge(
                 List.of(SSTableInfo.builder(999).flush(1).build()), "unknown"));
         assertThatThrownBy(() -> run(ghost, "constant:1", 1)).isInstanceOf(IllegalStateException.class)
@@ -190,6 +195,9 @@ class SimulatorTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("policy 'leveled' is a leveled policy; the simulator runs only stack policies "
                         + "(bigtable, binomial, constant,");
+        assertThatThrownBy(() -> new Simulator(policy("delayed"), FlushSizeSources.constant(1), 0))
+                .as("delayed compaction writes virtual SSTables, which the stack model has not")
+                .hasMessageStartingWith("policy 'delayed' is a leveled policy; the simulator runs only stack policies");
         Simulator.requireStack(policy("binomial", "k", 3));
     }
 }

@@ -2,6 +2,7 @@ package io.lsmpolicies.merge.policy.leveled;
 
 import io.lsmpolicies.merge.spi.Decision;
 import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.OutputCut;
 import io.lsmpolicies.merge.spi.PolicyParameters;
 import io.lsmpolicies.merge.spi.PolicyState;
 import io.lsmpolicies.merge.spi.TreeView;
@@ -66,6 +67,16 @@ public final class ComposedPolicy implements MergePolicy {
         CompactionState cursors = CompactionState.of(name, state);
         return strategy.layout() == DataLayout.TIERING ? universal.decide(tree, cursors)
                 : leveled.decide(tree, cursors);
+    }
+
+    /**
+     * How this policy cuts the output of a job into {@code level} in {@code state}: at grandparent boundaries
+     * ({@code target-file-bytes}, {@code max-compaction-bytes}), at the level's cursor under round robin, one file
+     * under tiering. What {@link DelayedPolicy} uses to materialise a virtual SSTable in its level.
+     */
+    OutputCut outputCut(PolicyState state, int level) {
+        return strategy.layout() == DataLayout.TIERING ? OutputCut.SINGLE_FILE
+                : leveled.cut(CompactionState.of(name, state), level);
     }
 
     @Override

@@ -314,7 +314,8 @@ final class LeveledCompaction {
         return state.withCursor(n, files.get((last + 1) % files.size()).minKey());
     }
 
-    private OutputCut cut(CompactionState state, int outputLevel) {
+    /** How every job into {@code outputLevel} is cut (see the class comment, "Output"). */
+    OutputCut cut(CompactionState state, int outputLevel) {
         if (strategy.movement() == Movement.ROUND_ROBIN) {
             Key cursor = state.cursor(outputLevel);
             return new OutputCut.AtCursor(s.targetFileBytes(), cursor == null ? Key.EMPTY : cursor);

@@ -1,5 +1,6 @@
 package io.lsmpolicies.merge.sim.leveled;
 
+import io.lsmpolicies.merge.policy.leveled.DelayedPolicy;
 import io.lsmpolicies.merge.spi.Decision;
 import io.lsmpolicies.merge.spi.MergeJob;
 import io.lsmpolicies.merge.spi.MergeKind;
@@ -24,6 +25,21 @@ public final class ModelRunner {
     private ModelRunner() {
     }
 
+    /**
+     * Refuses, before any flush, a policy that asks for virtual merges, which the model cannot run
+     * ({@link ModelTree#apply} refuses them job by job): {@code delayed} with {@code vct > 0}. With {@code vct = 0}
+     * it is exactly its wrapped policy, and runs.
+     *
+     * @throws IllegalArgumentException naming the policy and what to do instead
+     */
+    public static void requireRealMerges(MergePolicy policy, String label) {
+        if (policy instanceof DelayedPolicy d && d.vct() > 0) {
+            throw new IllegalArgumentException("policy " + label + " (" + policy.name() + ", vct=" + d.vct()
+                    + ") asks for virtual merges (delayed compaction), which the key-level model cannot run: run it "
+                    + "in the engine (lsm-core), or give vct=0");
+        }
+    }
+
     /** Runs {@code policy} over {@code flushes} with entries of {@code entryBytes} bytes. */
     public static ModelResult run(MergePolicy policy, String label, FlushSequence flushes, long entryBytes) {
         return run(policy, label, flushes, new ModelTree(entryBytes), null);
@@ -34,7 +50,8 @@ public final class ModelRunner {
      * with each job and its outcome, after applying it.
      *
      * @param tree an empty tree
-     * @throws IllegalArgumentException if {@code tree} is not empty
+     * @throws IllegalArgumentException if {@code tree} is not empty, or the policy asks for virtual merges
+     *                                  ({@link #requireRealMerges})
      * @throws IllegalStateException naming the policy and flush if a job cannot run or the policy never settles
      */
     public static ModelResult run(MergePolicy policy, String label, FlushSequence flushes, ModelTree tree,
@@ -42,6 +59,7 @@ public final class ModelRunner {
         if (tree.levelCount() > 1 || !tree.level(0).isEmpty()) {
             throw new IllegalArgumentException("the model runs on an empty tree");
         }
+        requireRealMerges(policy, label);
         long entryBytes = tree.entryBytes();
         PolicyState state = policy.initialState();
         long flushBytes = 0;

@@ -245,7 +245,7 @@ public final class PickerBenchmark implements Callable<Integer> {
             for (String name : names) {
                 Contender c = fromTemplate(name, template.replace("{picker}", name), settings);
                 try {
-                    c.make(settings.shape());
+                    ModelRunner.requireRealMerges(c.make(settings.shape()), c.label());
                     c.make(settings.smallShape());
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("picker " + name + ": " + e.getMessage(), e);
@@ -259,7 +259,9 @@ public final class PickerBenchmark implements Callable<Integer> {
             boolean labelled = eq > 0 && (colon < 0 || eq < colon);
             String label = labelled ? text.substring(0, eq) : text.contains(":") ? text.substring(0, colon) : text;
             Contender c = fromTemplate(label, labelled ? text.substring(eq + 1) : text, settings);
-            c.make(settings.shape());
+            // The model runs real merges and trivial moves only: refuse delayed compaction (vct > 0) here, as a bad
+            // argument, rather than in every run.
+            ModelRunner.requireRealMerges(c.make(settings.shape()), label);
             out.add(c);
         }
         if (out.isEmpty()) {

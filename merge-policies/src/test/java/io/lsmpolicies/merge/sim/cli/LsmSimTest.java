@@ -152,7 +152,7 @@ class LsmSimTest {
         assertThat(json.size()).isEqualTo(8);
         for (JsonNode result : json) {
             assertThat(result.get("policy").asText()).isNotIn("leveled", "full-leveling", "one-leveling", "universal",
-                    "composed");
+                    "composed", "delayed");
         }
     }
 
@@ -166,6 +166,9 @@ class LsmSimTest {
         assertThat(r.out()).isEmpty();
         assertThat(run("--policy", "binomial:k=3", "--policy", "universal", "--flushes", "10").err())
                 .contains("policy 'universal' is a leveled policy");
+        Run delayed = run("--policy", "delayed:vct=8,picker=round-robin", "--flushes", "10");
+        assertThat(delayed.status()).isEqualTo(2);
+        assertThat(delayed.err()).contains("policy 'delayed' is a leveled policy");
     }
 
     @Test

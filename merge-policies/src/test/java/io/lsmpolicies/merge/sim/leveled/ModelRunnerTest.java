@@ -57,6 +57,22 @@ class ModelRunnerTest {
     }
 
     @Test
+    void delayedCompactionIsRefusedBeforeAnyFlushUnlessVctIsZero() {
+        Workload w = WorkloadGenerator.generate(new WorkloadSpec(2_000, 0.4, 0.0, UpdateDistribution.UNIFORM, 0.99), 4);
+        FlushSequence flushes = FlushSequence.of(w, 64);
+        MergePolicy delayed = MergePolicies.parse("delayed:vct=8,base-level-bytes=25600,target-file-bytes=6400");
+        assertThatThrownBy(() -> ModelRunner.run(delayed, "d", flushes, ENTRY))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("policy d (delayed, vct=8) asks for virtual merges (delayed compaction), which the "
+                        + "key-level model cannot run: run it in the engine (lsm-core), or give vct=0");
+        // vct = 0 is the wrapped policy exactly: it runs, and as leveled does.
+        String shape = "base-level-bytes=25600,target-file-bytes=6400";
+        ModelResult zero = ModelRunner.run(MergePolicies.parse("delayed:vct=0," + shape), "d0", flushes, ENTRY);
+        ModelResult leveled = ModelRunner.run(MergePolicies.parse("leveled:" + shape), "d0", flushes, ENTRY);
+        assertThat(zero).isEqualTo(leveled);
+    }
+
+    @Test
     void writeAmplificationCountsFlushAndCompactionBytesOverIngestedOrFlushedBytes() {
         Workload w = WorkloadGenerator.generate(WorkloadSpec.uniformUpdates(10_000, 0.5), 2);
         FlushSequence flushes = FlushSequence.of(w, 64);

@@ -165,11 +165,25 @@ class PickerBenchmarkTest {
         cases.add(new String[] {"--no-pickers"});
         cases.add(new String[] {"--no-pickers", "--policy", "binomial", "--runs", "0"});
         cases.add(new String[] {"--no-pickers", "--policy", "binomial", "--trivial-moves", "sometimes"});
+        cases.add(new String[] {"--no-pickers", "--policy", "delayed:vct=8", "--list"});
+        cases.add(new String[] {"--pickers", "round-robin", "--template", "delayed:picker={picker}", "--list"});
         for (String[] args : cases) {
             StringWriter err = new StringWriter();
             assertThat(execute(new StringWriter(), err, args)).as(String.join(" ", args)).isEqualTo(2);
             assertThat(err.toString()).startsWith("bench-pickers: ");
         }
+    }
+
+    @Test
+    void delayedCompactionRunsInTheModelOnlyWithoutVirtualMerges() {
+        StringWriter err = new StringWriter();
+        assertThat(execute(new StringWriter(), err, "--no-pickers", "--policy", "d=delayed:picker=coldest", "--list"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("policy d (delayed, vct=12) asks for virtual merges");
+        StringWriter out = new StringWriter();
+        assertThat(execute(out, new StringWriter(), "--no-pickers", "--policy", "d=delayed:vct=0,picker=coldest",
+                "--list")).isZero();
+        assertThat(out.toString()).contains("d  delayed:vct=0,picker=coldest");
     }
 
     @Test
