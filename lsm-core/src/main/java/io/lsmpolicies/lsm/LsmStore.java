@@ -130,6 +130,8 @@ public final class LsmStore implements Closeable {
     private final Set<Long> compacting = new HashSet<>();
     /** Virtual tables a read has asked the policy about (see {@link #considerMaterializing}). */
     private final Set<Long> virtualReadsAsked = ConcurrentHashMap.newKeySet();
+    /** Read-triggered questions queued on the merge pool, not yet asked: {@link #awaitMerges} waits for them. */
+    private final AtomicInteger pendingReadQuestions = new AtomicInteger();
     /** Output ranges of running merges into levels >= 1. */
     private final List<OutputRange> runningRanges = new ArrayList<>();
     private final TreeSet<Long> walSegments = new TreeSet<>();
@@ -1211,16 +1213,20 @@ public final class LsmStore implements Closeable {
         if (!virtualReadsAsked.add(v.fileNumber())) {
             return;
         }
+        pendingReadQuestions.incrementAndGet();
         try {
             mergers.execute(() -> materializeOnRead(v.fileNumber()));
         } catch (RejectedExecutionException e) {
             virtualReadsAsked.remove(v.fileNumber()); // closing
+            pendingReadQuestions.decrementAndGet();
         }
     }
 
     private void materializeOnRead(long number) {
         mutex.lock();
         try {
+            pendingReadQuestions.decrementAndGet(); // a job it starts counts as running from here
+            changed.signalAll();
             if (closing || manualCompaction || backgroundError.get() != null) {
                 virtualReadsAsked.remove(number);
                 return;
@@ -1584,7 +1590,7 @@ public final class LsmStore implements Closeable {
     public void awaitMerges() throws IOException {
         mutex.lock();
         try {
-            while (runningMerges > 0 && backgroundError.get() == null) {
+            while ((runningMerges > 0 || pendingReadQuestions.get() > 0) && backgroundError.get() == null) {
                 changed.awaitUninterruptibly();
             }
         } finally {

@@ -114,7 +114,7 @@ class EngineDelayedTest {
 
     @Test
     void readsAndScansGoThroughVirtualTablesAndTheirParentsOutliveThemAcrossReopens() throws IOException {
-        String policy = "delayed:vct=12,vsmt=1000," + LEVELED; // large VSMT: nothing materialises on reads
+        String policy = "delayed:vct=30,vsmt=1000," + LEVELED; // large VSMT: nothing materialises on reads
         NavigableMap<byte[], byte[]> oracle;
         try (LsmStore lsm = LsmStore.open(dir.resolve("s"), options(policy))) {
             oracle = load(lsm, 11, 6000, 800, 100);
@@ -167,7 +167,7 @@ class EngineDelayedTest {
     @Test
     void aReadThatMeetsAVirtualTableOfAtLeastVsmtParentsMaterialisesIt() throws IOException {
         NavigableMap<byte[], byte[]> oracle;
-        try (LsmStore lsm = LsmStore.open(dir.resolve("m"), options("delayed:vct=12,vsmt=2," + LEVELED))) {
+        try (LsmStore lsm = LsmStore.open(dir.resolve("m"), options("delayed:vct=30,vsmt=2," + LEVELED))) {
             // the load's own reads: none, so the virtual tables stay until a read meets them
             oracle = load(lsm, 31, 6000, 800, 100);
             List<TableRecord> virtual = virtualTables(lsm);
@@ -183,7 +183,7 @@ class EngineDelayedTest {
             EngineTestSupport.assertLevelInvariants(lsm, "after materialising");
         }
         // VSMT above every parent count: the same read materialises nothing
-        try (LsmStore lsm = LsmStore.open(dir.resolve("n"), options("delayed:vct=12,vsmt=1000," + LEVELED))) {
+        try (LsmStore lsm = LsmStore.open(dir.resolve("n"), options("delayed:vct=30,vsmt=1000," + LEVELED))) {
             load(lsm, 31, 6000, 800, 100);
             List<Long> before = virtualTables(lsm).stream().map(TableRecord::fileNumber).toList();
             for (TableRecord v : virtualTables(lsm)) {
@@ -198,7 +198,7 @@ class EngineDelayedTest {
     void theVerifierChecksParentsAndReportsAMissingOne() throws IOException {
         Path store = dir.resolve("v");
         TableRecord parent;
-        try (LsmStore lsm = LsmStore.open(store, options("delayed:vct=12,vsmt=1000," + LEVELED))) {
+        try (LsmStore lsm = LsmStore.open(store, options("delayed:vct=30,vsmt=1000," + LEVELED))) {
             load(lsm, 41, 6000, 800, 100);
             parent = virtualTables(lsm).get(0).parents().get(0);
         }

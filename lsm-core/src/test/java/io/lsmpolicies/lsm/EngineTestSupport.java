@@ -136,5 +136,8 @@ public final class EngineTestSupport {
             "leveled:picker=round-robin,l0-trigger=2,size-ratio=4,base-level-bytes=16384,target-file-bytes=4096",
             "leveled:picker=min-overlapping-ratio,l0-trigger=2,size-ratio=4,base-level-bytes=16384,"
                     + "target-file-bytes=4096",
-            "universal:l0-trigger=3");
+            "universal:l0-trigger=3",
+            // delayed compaction: virtual and real merges both happen, and reads materialise (vsmt 4)
+            "delayed:vct=8,vsmt=4,picker=round-robin,l0-trigger=2,size-ratio=4,base-level-bytes=16384,"
+                    + "target-file-bytes=4096");
 }
