@@ -2,16 +2,9 @@ package io.lsmpolicies.feeds.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,29 +17,16 @@ import org.junit.jupiter.api.io.TempDir;
 /** Records of a dataset with a composite primary key, named over HTTP as JSON arrays. */
 @Timeout(60)
 class CompositeKeyHttpTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @TempDir
     Path tmp;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpGet http = new HttpGet();
 
-    private record Reply(int status, JsonNode body) {
-    }
-
-    private Reply get(NodeServer s, String path, String... query) throws Exception {
-        StringBuilder q = new StringBuilder();
-        for (int i = 0; i < query.length; i += 2) {
-            q.append(q.length() == 0 ? "?" : "&").append(query[i]).append('=')
-                    .append(URLEncoder.encode(query[i + 1], StandardCharsets.UTF_8));
-        }
-        URI uri = URI.create("http://127.0.0.1:" + s.httpAddress().getPort() + path + q);
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        return new Reply(r.statusCode(), JSON.readTree(r.body()));
+    private HttpGet.Reply get(NodeServer s, String path, String... query) throws Exception {
+        return http.get(s, path, query);
     }
 
     private static String encoded(String segment) {
-        return URLEncoder.encode(segment, StandardCharsets.UTF_8).replace("+", "%20");
+        return HttpGet.encoded(segment);
     }
 
     @Test
@@ -75,13 +55,13 @@ class CompositeKeyHttpTest {
             }
             assertThat(s.feed("f").stats().records()).isEqualTo(15);
 
-            Reply one = get(s, "/datasets/orders/records/" + encoded("[\"bo,b\",-1]"));
+            HttpGet.Reply one = get(s, "/datasets/orders/records/" + encoded("[\"bo,b\",-1]"));
             assertThat(one.status()).isEqualTo(200);
             assertThat(one.body().get("total").asLong()).isEqualTo(-10);
             assertThat(get(s, "/datasets/orders/records/" + encoded("[\"bob\",7]")).status()).isEqualTo(404);
 
             // every order of bob: from the prefix ["bob"] to the prefix ["bob", max]
-            Reply range = get(s, "/datasets/orders/records", "from", "[\"bob\"]", "to",
+            HttpGet.Reply range = get(s, "/datasets/orders/records", "from", "[\"bob\"]", "to",
                     "[\"bob\"," + Long.MAX_VALUE + "]");
             assertThat(range.status()).isEqualTo(200);
             List<Long> ids = new ArrayList<>();
@@ -91,13 +71,13 @@ class CompositeKeyHttpTest {
             });
             assertThat(ids).containsExactly(-2L, -1L, 0L, 1L, 2L); // integers in numeric order, negatives first
 
-            Reply single = get(s, "/datasets/orders/records/ann");
+            HttpGet.Reply single = get(s, "/datasets/orders/records/ann");
             assertThat(single.status()).isEqualTo(400);
             assertThat(single.body().get("error").asText()).contains("composite key").contains("JSON array");
-            Reply partial = get(s, "/datasets/orders/records/" + encoded("[\"ann\"]"));
+            HttpGet.Reply partial = get(s, "/datasets/orders/records/" + encoded("[\"ann\"]"));
             assertThat(partial.status()).isEqualTo(400);
             assertThat(partial.body().get("error").asText()).contains("2 value(s)");
-            Reply badType = get(s, "/datasets/orders/records/" + encoded("[\"ann\",true]"));
+            HttpGet.Reply badType = get(s, "/datasets/orders/records/" + encoded("[\"ann\",true]"));
             assertThat(badType.status()).isEqualTo(400);
             assertThat(badType.body().get("error").asText()).contains("key field id");
         }

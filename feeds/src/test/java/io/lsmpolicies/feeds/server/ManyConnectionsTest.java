@@ -3,15 +3,10 @@ package io.lsmpolicies.feeds.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,14 +30,13 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(60)
 class ManyConnectionsTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int CLIENTS = 16;
     private static final int PER_CLIENT = 2_000;
     private static final int TOTAL = CLIENTS * PER_CLIENT;
 
     @TempDir
     Path tmp;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpGet http = new HttpGet();
 
     private Path descriptor() throws IOException {
         String text = "[nc/nc1]\n"
@@ -82,11 +76,7 @@ class ManyConnectionsTest {
     }
 
     private JsonNode get(NodeServer s, String path) throws Exception {
-        URI uri = URI.create("http://127.0.0.1:" + s.httpAddress().getPort() + path);
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(path).isEqualTo(200);
-        return JSON.readTree(r.body());
+        return http.ok(s, path);
     }
 
     @Test

@@ -3,14 +3,9 @@ package io.lsmpolicies.feeds.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,13 +23,12 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(300)
 class MillionRecordsTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int RECORDS = 1_000_000;
     private static final int CONNECTIONS = 4;
 
     @TempDir
     Path tmp;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpGet http = new HttpGet();
 
     private NodeServer start() throws Exception {
         String text = "[nc/nc1]\n"
@@ -61,11 +55,7 @@ class MillionRecordsTest {
     }
 
     private JsonNode get(NodeServer s, String path) throws Exception {
-        URI uri = URI.create("http://127.0.0.1:" + s.httpAddress().getPort() + path);
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(r.statusCode()).as(path).isEqualTo(200);
-        return JSON.readTree(r.body());
+        return http.ok(s, path);
     }
 
     @Test
