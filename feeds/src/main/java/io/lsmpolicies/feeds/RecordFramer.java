@@ -70,6 +70,8 @@ public final class RecordFramer {
     private int depth;
     private boolean discarding;
     private boolean nonAscii;
+    /** Set by {@link #scanStringNoting}: the OR of the bytes it passed over. */
+    private long stringHigh;
     private long offset;
     private long recordStart;
 
@@ -106,9 +108,8 @@ public final class RecordFramer {
             long high = 0; // every byte seen, OR-ed, to tell an all-ASCII record
             while (i < end) {
                 if (st == IN_STRING) { // most bytes: scan for the quote or backslash that ends the run
-                    int stop = scanString(bytes, i, end);
-                    high |= orOfBytes(bytes, i, stop);
-                    i = stop;
+                    i = scanStringNoting(bytes, i, end);
+                    high |= stringHigh;
                     if (i == end) {
                         break;
                     }
@@ -203,17 +204,32 @@ public final class RecordFramer {
         return (x - ONES) & ~x & HIGH_BITS;
     }
 
-    /** The OR of {@code bytes[from, to)}: its high bit of each byte lane is set iff a byte is not ASCII. */
-    private static long orOfBytes(byte[] bytes, int from, int to) {
+    /**
+     * {@link #scanString}, also leaving in {@link #stringHigh} the OR of the bytes it passed over (a byte lane's
+     * high bit is set iff one of them is not ASCII): one pass for both.
+     */
+    private int scanStringNoting(byte[] bytes, int from, int end) {
         long or = 0;
         int i = from;
-        for (; i + Long.BYTES <= to; i += Long.BYTES) {
-            or |= (long) LONGS.get(bytes, i);
+        for (; i + Long.BYTES <= end; i += Long.BYTES) {
+            long w = (long) LONGS.get(bytes, i);
+            long hit = zeroByteFlags(w ^ QUOTES) | zeroByteFlags(w ^ BACKSLASHES);
+            if (hit != 0) {
+                int at = Long.numberOfTrailingZeros(hit) >>> 3;
+                stringHigh = or | (at == 0 ? 0 : w & (-1L >>> (64 - 8 * at)));
+                return i + at;
+            }
+            or |= w;
         }
-        for (; i < to; i++) {
-            or |= bytes[i] & 0xFF;
+        for (; i < end; i++) {
+            byte b = bytes[i];
+            if (b == '"' || b == '\\') {
+                break;
+            }
+            or |= b & 0xFF;
         }
-        return or;
+        stringHigh = or;
+        return i;
     }
 
     /** One byte between records (at stream offset {@link #offset}): a record's '{', a blank or a stray byte. */

@@ -120,6 +120,26 @@ class RecordFramerTest {
     }
 
     @Test
+    void aNonUtf8ByteAnywhereInALongStringIsFound() {
+        for (int at = 0; at < 20; at++) {
+            records.clear();
+            bad.clear();
+            byte[] text = "abcdefghijklmnopqrstuvwxyz".getBytes(StandardCharsets.US_ASCII);
+            text[at] = (byte) 0xFF; // never valid in UTF-8
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.writeBytes("{\"s\":\"".getBytes(StandardCharsets.US_ASCII));
+            out.writeBytes(text);
+            out.writeBytes("\"}{\"ok\":1}".getBytes(StandardCharsets.US_ASCII));
+            byte[] b = out.toByteArray();
+            RecordFramer f = new RecordFramer(1024, sink);
+            f.feed(b, 0, b.length);
+            assertThat(records).as("at %d", at).containsExactly("{\"ok\":1}");
+            assertThat(bad).as("at %d", at).singleElement().extracting(BadRecord::kind)
+                    .isEqualTo(ErrorKind.INVALID_UTF8);
+        }
+    }
+
+    @Test
     void recordOpenAtTheEndIsTruncated() {
         feedAll("{\"a\":1}{\"b\":\"cut he");
         assertThat(records).containsExactly("{\"a\":1}");
