@@ -63,7 +63,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.stream.Stream;
 import org.HdrHistogram.ConcurrentHistogram;
 import org.HdrHistogram.Histogram;
 
@@ -204,7 +203,16 @@ public final class LsmStore implements Closeable {
      *                             store's, or an I/O operation fails
      */
     public static LsmStore open(Path dir, StoreOptions options) throws IOException {
-        Files.createDirectories(dir);
+        return open(dir, options, FileLayer.of(options.device(), options.writeBytesPerSecond()));
+    }
+
+    /**
+     * As {@link #open(Path, StoreOptions)}, with every file operation of the store going through {@code files}
+     * (whose device and rate limit then apply instead of the options'): the seam where tests inject faults
+     * and simulate power loss.
+     */
+    public static LsmStore open(Path dir, StoreOptions options, FileLayer files) throws IOException {
+        files.createDirectories(dir);
         FileChannel lockChannel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE);
         FileLock lock;
@@ -217,21 +225,20 @@ public final class LsmStore implements Closeable {
             lockChannel.close();
             throw new IOException("the store in " + dir + " is already open (" + LOCK_FILE + " is locked)");
         }
-        FileLayer files = FileLayer.of(options.device(), options.writeBytesPerSecond());
         LsmStore store = null;
         try {
             Recovered recovered = null;
             Manifest manifest;
-            if (Files.exists(dir.resolve(StoreFiles.CURRENT))) {
+            if (files.exists(dir.resolve(StoreFiles.CURRENT))) {
                 recovered = Manifest.recover(dir, files);
                 if (!recovered.missingTables().isEmpty()) {
                     throw new CorruptionException(recovered.manifest(), 0, Code.MISSING_FILE, "the manifest lists "
                             + "SSTables " + recovered.missingTables() + ", which are not in " + dir);
                 }
-                recovered.deleteOrphans();
+                recovered.deleteOrphans(files);
                 manifest = Manifest.reopen(recovered, options.manifest(), files);
             } else {
-                clearAbandonedCreation(dir);
+                clearAbandonedCreation(files, dir);
                 manifest = Manifest.create(dir, ComponentSet.empty(), options.manifest(), files);
             }
             store = new LsmStore(dir, options, files, lockChannel, lock, manifest);
@@ -252,25 +259,23 @@ public final class LsmStore implements Closeable {
      * A directory without CURRENT is new, or a creation that crashed before CURRENT was written (which can hold
      * only the store's own files and no acknowledged write). Anything else is someone else's data: refused.
      */
-    private static void clearAbandonedCreation(Path dir) throws IOException {
+    private static void clearAbandonedCreation(FileLayer files, Path dir) throws IOException {
         List<Path> ours = new ArrayList<>();
-        try (Stream<Path> listing = Files.list(dir)) {
-            for (Path p : (Iterable<Path>) listing::iterator) {
-                String name = p.getFileName().toString();
-                if (name.equals(LOCK_FILE)) {
-                    continue;
-                }
-                boolean storeFile = name.startsWith("MANIFEST-") || name.endsWith(".sst") || name.endsWith(".log")
-                        || name.endsWith(StoreFiles.TEMP_SUFFIX);
-                if (!storeFile || !Files.isRegularFile(p)) {
-                    throw new IOException("the directory " + dir + " holds " + name + " but no store (no "
-                            + StoreFiles.CURRENT + " file); refusing to create a store among other data");
-                }
-                ours.add(p);
+        for (Path p : files.list(dir)) {
+            String name = p.getFileName().toString();
+            if (name.equals(LOCK_FILE)) {
+                continue;
             }
+            boolean storeFile = name.startsWith("MANIFEST-") || name.endsWith(".sst") || name.endsWith(".log")
+                    || name.endsWith(StoreFiles.TEMP_SUFFIX);
+            if (!storeFile || !Files.isRegularFile(p)) {
+                throw new IOException("the directory " + dir + " holds " + name + " but no store (no "
+                        + StoreFiles.CURRENT + " file); refusing to create a store among other data");
+            }
+            ours.add(p);
         }
         for (Path p : ours) {
-            Files.delete(p);
+            files.delete(p);
         }
     }
 
@@ -310,7 +315,7 @@ public final class LsmStore implements Closeable {
         long walNumber = manifest.newFileNumber();
         if (options.walMode() != SyncMode.OFF) {
             wal = WalWriter.create(files, dir.resolve(StoreFiles.walName(walNumber)), options.walMode());
-            StoreFiles.syncDirectory(dir);
+            files.syncDirectory(dir);
             walSegments.add(walNumber);
         }
         List<LiveMemTable> immutables = new ArrayList<>(replayed);
@@ -382,8 +387,8 @@ public final class LsmStore implements Closeable {
                 if (newest && e.code() == Code.TRUNCATED_HEADER) {
                     // Created, then the crash came before its header was on the device: it holds no write.
                     walSegments.remove(number);
-                    Files.delete(segment);
-                    StoreFiles.syncDirectory(dir);
+                    files.delete(segment);
+                    files.syncDirectory(dir);
                     continue;
                 }
                 throw e;
@@ -421,7 +426,10 @@ public final class LsmStore implements Closeable {
             return TableHandle.virtual(t, parents);
         }
         SSTableReader reader = SSTableReader.open(files, IoCause.READ, tablePath(t.fileNumber()), cache);
-        return new TableHandle(t, reader, h -> diskBytes.addAndGet(-h.record().fileBytes()));
+        return new TableHandle(t, reader, h -> {
+            files.deleteIfExists(h.path());
+            diskBytes.addAndGet(-h.record().fileBytes());
+        });
     }
 
     private Path tablePath(long number) {
@@ -576,7 +584,7 @@ public final class LsmStore implements Closeable {
             WalWriter next;
             try {
                 next = WalWriter.create(files, dir.resolve(StoreFiles.walName(number)), options.walMode());
-                StoreFiles.syncDirectory(dir);
+                files.syncDirectory(dir);
                 wal.close();
             } catch (IOException e) {
                 fail(e);
@@ -634,7 +642,7 @@ public final class LsmStore implements Closeable {
         List<TableRecord> out = writeTables(entries, OutputCutter.of(OutputCut.SINGLE_FILE), 0,
                 IoCause.FLUSH, flushIndex, flushIndex, oldestTombstone, true);
         long flushed = out.stream().mapToLong(TableRecord::fileBytes).sum();
-        StoreFiles.syncDirectory(dir);
+        files.syncDirectory(dir);
         long nextWal;
         mutex.lock();
         try {
@@ -777,7 +785,7 @@ public final class LsmStore implements Closeable {
                         OutputCutter.of(OutputCut.SINGLE_FILE),
                         p.level(), bottommost));
             }
-            StoreFiles.syncDirectory(dir);
+            files.syncDirectory(dir);
             mutex.lock();
             try {
                 ReadView rv = readView;
@@ -916,7 +924,7 @@ public final class LsmStore implements Closeable {
             mutex.unlock();
         }
         for (long n : obsolete) {
-            Files.deleteIfExists(dir.resolve(StoreFiles.walName(n)));
+            files.deleteIfExists(dir.resolve(StoreFiles.walName(n)));
         }
     }
 
@@ -972,7 +980,7 @@ public final class LsmStore implements Closeable {
                 }
             }
             for (TableRecord t : out) {
-                Files.deleteIfExists(tablePath(t.fileNumber()));
+                files.deleteIfExists(tablePath(t.fileNumber()));
                 diskBytes.addAndGet(-t.fileBytes());
             }
             throw e;
@@ -983,7 +991,7 @@ public final class LsmStore implements Closeable {
             boolean countsAsFlushed, long oldestTombstone) throws IOException {
         var meta = writer.finish(oldestTombstone);
         writer.close();
-        long bytes = Files.size(tablePath(number));
+        long bytes = files.size(tablePath(number));
         long flushed = countsAsFlushed ? flushedBytes.addAndGet(bytes) : flushedBytes.get();
         long onDisk = diskBytes.addAndGet(bytes);
         synchronized (flushMicros) {
@@ -1110,7 +1118,7 @@ public final class LsmStore implements Closeable {
             } else if (job.kind() == MergeKind.REAL) {
                 out = mergeTables(reads, null, 0, cutter, job.outputLevel(), bottommost);
                 out.forEach(edit::addTable);
-                StoreFiles.syncDirectory(dir);
+                files.syncDirectory(dir);
             } else {
                 if (job.outputLevel() == 0) {
                     throw new IllegalStateException("policy " + policy.name() + " asked for a virtual merge into "
@@ -1159,7 +1167,7 @@ public final class LsmStore implements Closeable {
             if (!installed) {
                 for (TableRecord t : out) {
                     try {
-                        Files.deleteIfExists(tablePath(t.fileNumber()));
+                        files.deleteIfExists(tablePath(t.fileNumber()));
                         diskBytes.addAndGet(-t.fileBytes());
                     } catch (IOException suppressed) {
                         e.addSuppressed(suppressed);

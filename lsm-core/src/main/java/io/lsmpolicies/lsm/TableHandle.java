@@ -3,14 +3,12 @@ package io.lsmpolicies.lsm;
 import io.lsmpolicies.lsm.manifest.TableRecord;
 import io.lsmpolicies.lsm.sstable.SSTableReader;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 
 /**
  * One open SSTable, shared by every {@link Version} that lists it and reference-counted by them. When the
@@ -28,12 +26,17 @@ final class TableHandle {
     private final byte[] minKey;
     private final byte[] maxKey;
     private final AtomicInteger refs = new AtomicInteger();
-    private final Consumer<TableHandle> onDeleted;
+    private final Deleter deleter;
     private volatile boolean obsolete;
     private volatile long lastAccessMillis;
 
-    TableHandle(TableRecord record, SSTableReader reader, Consumer<TableHandle> onDeleted) {
-        this(record, reader, List.of(), onDeleted);
+    /** Deletes an obsolete table's file (and accounts for it) once its last reference is gone. */
+    interface Deleter {
+        void delete(TableHandle table) throws IOException;
+    }
+
+    TableHandle(TableRecord record, SSTableReader reader, Deleter deleter) {
+        this(record, reader, List.of(), deleter);
     }
 
     /** A virtual table's handle over its parents' handles (one reference taken on each). */
@@ -44,14 +47,13 @@ final class TableHandle {
         return new TableHandle(record, null, List.copyOf(newestFirst), h -> { });
     }
 
-    private TableHandle(TableRecord record, SSTableReader reader, List<TableHandle> parents,
-            Consumer<TableHandle> onDeleted) {
+    private TableHandle(TableRecord record, SSTableReader reader, List<TableHandle> parents, Deleter deleter) {
         this.record = record;
         this.reader = reader;
         this.parents = parents;
         this.minKey = record.minKey();
         this.maxKey = record.maxKey();
-        this.onDeleted = onDeleted;
+        this.deleter = deleter;
         this.lastAccessMillis = record.createdMillis();
     }
 
@@ -152,8 +154,7 @@ final class TableHandle {
             }
             reader.close();
             if (obsolete) {
-                Files.deleteIfExists(path());
-                onDeleted.accept(this);
+                deleter.delete(this);
             }
         }
     }

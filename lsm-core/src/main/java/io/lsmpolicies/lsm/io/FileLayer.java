@@ -3,6 +3,12 @@ package io.lsmpolicies.lsm.io;
 import com.google.common.util.concurrent.RateLimiter;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
 import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicLong;
@@ -18,6 +24,8 @@ import java.util.concurrent.locks.LockSupport;
  * this same seam. Thread-safe.
  */
 public final class FileLayer {
+    private static final boolean WINDOWS = System.getProperty("os.name", "").toLowerCase(Locale.ROOT)
+            .startsWith("windows");
     private final IoStats stats = new IoStats();
     private final DeviceProfile profile;
     private final AtomicLong busyUntil = new AtomicLong(Long.MIN_VALUE);
@@ -53,6 +61,60 @@ public final class FileLayer {
     /** Opens {@code path} with {@code options}; its I/O is charged to {@code cause}. */
     public FileChannel open(Path path, IoCause cause, OpenOption... options) throws IOException {
         return new AccountedChannel(FileChannel.open(path, options), cause, this);
+    }
+
+    // The other file operations the engine performs. Each goes through here, so that every one of them can be
+    // counted, throttled or (in tests) failed at this one seam.
+
+    /** Whether {@code path} exists. */
+    public boolean exists(Path path) {
+        return Files.exists(path);
+    }
+
+    /** The size of {@code path} in bytes. */
+    public long size(Path path) throws IOException {
+        return Files.size(path);
+    }
+
+    /** The entries of directory {@code dir}, sorted by name. */
+    public List<Path> list(Path dir) throws IOException {
+        try (Stream<Path> listing = Files.list(dir)) {
+            return listing.sorted().toList();
+        }
+    }
+
+    /** Creates {@code dir} and its missing parents. */
+    public void createDirectories(Path dir) throws IOException {
+        Files.createDirectories(dir);
+    }
+
+    /** Deletes {@code path}, which must exist. */
+    public void delete(Path path) throws IOException {
+        Files.delete(path);
+    }
+
+    /** Deletes {@code path} if it exists; whether it did. */
+    public boolean deleteIfExists(Path path) throws IOException {
+        return Files.deleteIfExists(path);
+    }
+
+    /** Renames {@code from} to {@code to} atomically, replacing {@code to}. */
+    public void moveAtomically(Path from, Path to) throws IOException {
+        Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Forces {@code dir}'s entries (creations, renames, deletions) to the device. Skipped on Windows, where a
+     * directory cannot be opened as a channel (NTFS journals the entries itself); everywhere else a failure is an
+     * error.
+     */
+    public void syncDirectory(Path dir) throws IOException {
+        if (WINDOWS) {
+            return;
+        }
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        }
     }
 
     public IoStats stats() {

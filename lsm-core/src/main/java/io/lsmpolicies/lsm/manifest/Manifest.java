@@ -10,7 +10,6 @@ import io.lsmpolicies.lsm.log.LogWriter;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
@@ -77,7 +76,7 @@ public final class Manifest implements Closeable {
     public static Manifest create(Path dir, ComponentSet initial, ManifestOptions options, FileLayer files)
             throws IOException {
         Path currentFile = dir.resolve(StoreFiles.CURRENT);
-        if (Files.exists(currentFile)) {
+        if (files.exists(currentFile)) {
             throw new FileAlreadyExistsException(currentFile.toString(), null,
                     "the directory " + dir + " already holds a store");
         }
@@ -100,7 +99,7 @@ public final class Manifest implements Closeable {
         Manifest m = new Manifest(recovered.directory(), options, files, recovered.set(),
                 recovered.nextFreeFileNumber());
         m.startManifest(recovered.set());
-        deleteQuietly(recovered.manifest());
+        deleteQuietly(files, recovered.manifest());
         return m;
     }
 
@@ -125,7 +124,7 @@ public final class Manifest implements Closeable {
 
     /** As {@link #recover(Path)}, reading through {@code files}. */
     public static Recovered recover(Path dir, FileLayer files) throws IOException {
-        String name = StoreFiles.readCurrent(dir);
+        String name = StoreFiles.readCurrent(files, dir);
         Path path = dir.resolve(name);
         ComponentSet set = ComponentSet.empty();
         int records = 0;
@@ -163,7 +162,7 @@ public final class Manifest implements Closeable {
             throw new CorruptionException(path, tail.validEnd(), tail.torn() ? Code.TORN_TAIL
                     : Code.INCONSISTENT_RECORD, "the manifest holds no intact snapshot record (" + tail.detail() + ")");
         }
-        return Recovered.survey(dir, path, set, tail);
+        return Recovered.survey(files, dir, path, set, tail);
     }
 
     /**
@@ -251,14 +250,14 @@ public final class Manifest implements Closeable {
                 // Every record of the previous manifest was synced and CURRENT no longer names it: the edit is
                 // durable, so a failed close must not be reported as a failed append.
             }
-            deleteQuietly(previous.path());
+            deleteQuietly(files, previous.path());
         }
     }
 
     /** Deletes a manifest CURRENT no longer names; if that fails, the next recovery lists it as an orphan. */
-    private static void deleteQuietly(Path path) {
+    private static void deleteQuietly(FileLayer files, Path path) {
         try {
-            Files.deleteIfExists(path);
+            files.deleteIfExists(path);
         } catch (IOException e) {
             // Left in place on purpose: it is harmless, and Recovered.orphans() reports it.
         }

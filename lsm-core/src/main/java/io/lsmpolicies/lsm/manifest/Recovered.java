@@ -1,5 +1,6 @@
 package io.lsmpolicies.lsm.manifest;
 
+import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.log.LogTail;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -9,7 +10,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.stream.Stream;
 
 /**
  * What {@link Manifest#recover} found in a store directory.
@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * @param orphans            files the store wrote that {@code set} does not reference, ascending by name:
  *                           {@code *.sst} not in the set, {@code MANIFEST-*} other than {@code manifest}, and
  *                           {@code *.tmp}, and write-ahead-log segments below {@code set.walNumber()} (their
- *                           MemTables were flushed). Safe to delete: {@link #deleteOrphans()}
+ *                           MemTables were flushed). Safe to delete: {@link #deleteOrphans}
  * @param walSegments        write-ahead-log segments numbered {@code set.walNumber()} or above, ascending: the
  *                           writes not yet in any table, to replay
  * @param missingTables      live file numbers whose {@code .sst} file is not in the directory, ascending. An
@@ -49,15 +49,15 @@ public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail
      *
      * @return how many files were deleted
      */
-    public int deleteOrphans() throws IOException {
+    public int deleteOrphans(FileLayer files) throws IOException {
         int deleted = 0;
         for (Path p : orphans) {
-            if (Files.deleteIfExists(p)) {
+            if (files.deleteIfExists(p)) {
                 deleted++;
             }
         }
         if (deleted > 0) {
-            StoreFiles.syncDirectory(directory);
+            files.syncDirectory(directory);
         }
         return deleted;
     }
@@ -66,16 +66,14 @@ public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail
      * Lists {@code dir} and sorts its store files into orphans, present tables and the highest number in use;
      * names that are not the store's (see {@link StoreFiles}) and entries that are not regular files are ignored.
      */
-    static Recovered survey(Path dir, Path manifest, ComponentSet set, LogTail tail) throws IOException {
+    static Recovered survey(FileLayer files, Path dir, Path manifest, ComponentSet set, LogTail tail)
+            throws IOException {
         List<Path> orphans = new ArrayList<>();
         List<Path> wal = new ArrayList<>();
         Set<Long> tablesPresent = new HashSet<>();
         long nextFree = set.nextFileNumber();
-        List<Path> entries;
-        try (Stream<Path> listing = Files.list(dir)) {
-            entries = listing.sorted().toList();
-        }
-        Set<Long> files = set.fileNumbers();
+        List<Path> entries = files.list(dir);
+        Set<Long> live = set.fileNumbers();
         for (Path p : entries) {
             if (!Files.isRegularFile(p)) {
                 continue;
@@ -89,7 +87,7 @@ public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail
             } else if (table.isPresent()) {
                 nextFree = Math.max(nextFree, table.getAsLong() + 1);
                 tablesPresent.add(table.getAsLong());
-                if (!files.contains(table.getAsLong())) {
+                if (!live.contains(table.getAsLong())) {
                     orphans.add(p);
                 }
             } else if (walNumber.isPresent()) {
@@ -103,7 +101,7 @@ public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail
             }
         }
         List<Long> missing = new ArrayList<>();
-        for (long n : files) {
+        for (long n : live) {
             if (!tablesPresent.contains(n)) {
                 missing.add(n);
             }

@@ -8,10 +8,8 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Locale;
 import java.util.function.LongFunction;
@@ -36,9 +34,6 @@ public final class StoreFiles {
     private static final String WAL_SUFFIX = ".log";
     private static final Pattern CURRENT_CONTENT = Pattern.compile("MANIFEST-[0-9]{6,19}\n");
     private static final int MAX_CURRENT_BYTES = 64;
-    private static final boolean WINDOWS =
-            System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows");
-
     private StoreFiles() {
     }
 
@@ -101,8 +96,7 @@ public final class StoreFiles {
      * manifest's own directory entry, created earlier in the same directory) survives a power loss. A crash at
      * any point leaves CURRENT naming either the old manifest or the new one, never a mix.
      *
-     * <p>On Windows a directory cannot be opened as a channel, so the directory sync is skipped there; NTFS
-     * journals the rename itself. Everywhere else a failed directory sync is an error.
+     * <p>The directory sync is {@link FileLayer#syncDirectory}'s (skipped on Windows).
      */
     static void writeCurrent(FileLayer files, Path dir, String manifestName) throws IOException {
         Path tmp = dir.resolve(CURRENT + TEMP_SUFFIX);
@@ -115,8 +109,8 @@ public final class StoreFiles {
             }
             ch.force(true);
         }
-        Files.move(tmp, dir.resolve(CURRENT), StandardCopyOption.ATOMIC_MOVE);
-        syncDirectory(dir);
+        files.moveAtomically(tmp, dir.resolve(CURRENT));
+        files.syncDirectory(dir);
     }
 
     /**
@@ -125,18 +119,24 @@ public final class StoreFiles {
      * @throws NoSuchFileException if there is no CURRENT: the directory holds no store
      * @throws CorruptionException ({@code BAD_MAGIC}) if CURRENT is not a manifest name and a newline
      */
-    static String readCurrent(Path dir) throws IOException {
+    static String readCurrent(FileLayer files, Path dir) throws IOException {
         Path current = dir.resolve(CURRENT);
-        if (!Files.exists(current)) {
+        if (!files.exists(current)) {
             throw new NoSuchFileException(current.toString(), null, "the directory " + dir
                     + " holds no store (it has no " + CURRENT + " file)");
         }
-        long size = Files.size(current);
+        long size = files.size(current);
         if (size > MAX_CURRENT_BYTES) {
             throw new CorruptionException(current, 0, Code.BAD_MAGIC, "CURRENT has " + size
                     + " bytes; it must hold a manifest file name and a newline");
         }
-        String content = new String(Files.readAllBytes(current), StandardCharsets.ISO_8859_1);
+        ByteBuffer bytes = ByteBuffer.allocate((int) size);
+        try (FileChannel ch = files.open(current, IoCause.MANIFEST, StandardOpenOption.READ)) {
+            while (bytes.hasRemaining() && ch.read(bytes) >= 0) {
+                // read it all
+            }
+        }
+        String content = new String(bytes.array(), 0, bytes.position(), StandardCharsets.ISO_8859_1);
         if (!CURRENT_CONTENT.matcher(content).matches() || manifestNumber(content.strip()).isEmpty()) {
             throw new CorruptionException(current, 0, Code.BAD_MAGIC, "CURRENT must hold a manifest file name "
                     + "and a newline, found \"" + printable(content) + "\"");
@@ -150,15 +150,5 @@ public final class StoreFiles {
             b.append(c >= 0x20 && c < 0x7f ? String.valueOf(c) : String.format(Locale.ROOT, "\\x%02x", (int) c));
         }
         return b.toString();
-    }
-
-    /** Forces {@code dir}'s entries (creations, renames, deletions) to the device; skipped on Windows. */
-    public static void syncDirectory(Path dir) throws IOException {
-        if (WINDOWS) {
-            return;
-        }
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        }
     }
 }

@@ -6,7 +6,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
@@ -23,6 +22,7 @@ import java.util.List;
  */
 public final class SSTableWriter implements Closeable {
     private final Path path;
+    private final FileLayer files;
     private final FileChannel channel;
     private final int pageSize;
     private final long minFlushIndex;
@@ -49,8 +49,9 @@ public final class SSTableWriter implements Closeable {
     private record Separator(byte[] key, long sequence, long page) {
     }
 
-    private SSTableWriter(Path path, FileChannel channel, SSTableOptions options, long minFlushIndex,
-            long maxFlushIndex, long createdMillis) {
+    private SSTableWriter(FileLayer files, Path path, FileChannel channel, SSTableOptions options,
+            long minFlushIndex, long maxFlushIndex, long createdMillis) {
+        this.files = files;
         this.path = path;
         this.channel = channel;
         this.pageSize = options.pageSize();
@@ -73,7 +74,7 @@ public final class SSTableWriter implements Closeable {
     public static SSTableWriter create(FileLayer files, IoCause cause, Path path, SSTableOptions options,
             long minFlushIndex, long maxFlushIndex, long createdMillis) throws IOException {
         FileChannel channel = files.open(path, cause, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        return new SSTableWriter(path, channel, options, minFlushIndex, maxFlushIndex, createdMillis);
+        return new SSTableWriter(files, path, channel, options, minFlushIndex, maxFlushIndex, createdMillis);
     }
 
     /**
@@ -280,7 +281,7 @@ public final class SSTableWriter implements Closeable {
     public void close() throws IOException {
         channel.close();
         if (!finished) {
-            Files.deleteIfExists(path);
+            files.deleteIfExists(path);
         }
     }
 }

@@ -60,8 +60,8 @@ class ManifestOrphansTest {
         assertThat(r.orphans()).containsExactlyElementsOf(orphans.stream().map(dir::resolve).toList());
         assertThat(r.missingTables()).containsExactly(6L);
         assertThat(r.nextFreeFileNumber()).isEqualTo(51);
-        assertThat(r.deleteOrphans()).isEqualTo(orphans.size());
-        assertThat(r.deleteOrphans()).isZero();
+        assertThat(r.deleteOrphans(io.lsmpolicies.lsm.io.FileLayer.plain())).isEqualTo(orphans.size());
+        assertThat(r.deleteOrphans(io.lsmpolicies.lsm.io.FileLayer.plain())).isZero();
         for (String name : orphans) {
             assertThat(Files.exists(dir.resolve(name))).as(name).isFalse();
         }
@@ -92,7 +92,7 @@ class ManifestOrphansTest {
             assertThat(m.path().getFileName().toString()).isEqualTo(StoreFiles.manifestName(
                     live.nextFileNumber() + 1));
             assertThat(m.newFileNumber()).isEqualTo(live.nextFileNumber() + 2);
-            r.deleteOrphans();
+            r.deleteOrphans(io.lsmpolicies.lsm.io.FileLayer.plain());
             assertThat(Files.exists(m.path())).isTrue();
         }
         assertThat(manifests()).hasSize(1);
