@@ -7,17 +7,50 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.ReadableByteChannel;
 import java.nio.channels.WritableByteChannel;
+import java.nio.file.Path;
 
-/** A {@link FileChannel} that reports its bytes to a {@link FileLayer}; everything else is delegated. */
+/**
+ * A {@link FileChannel} that reports its bytes to a {@link FileLayer} and passes each read, write and sync
+ * through the layer's {@link FaultHook}; everything else is delegated.
+ */
 final class AccountedChannel extends FileChannel {
     private final FileChannel delegate;
+    private final Path path;
     private final IoCause cause;
     private final FileLayer layer;
+    private final FaultHook hook;
 
-    AccountedChannel(FileChannel delegate, IoCause cause, FileLayer layer) {
+    AccountedChannel(FileChannel delegate, Path path, IoCause cause, FileLayer layer) {
         this.delegate = delegate;
+        this.path = path;
         this.cause = cause;
         this.layer = layer;
+        this.hook = layer.hook();
+    }
+
+    /** A read of {@code n} bytes into {@code dst} from {@code start}, as the hook lets it end (maybe shorter). */
+    private int afterRead(ByteBuffer dst, int start, int n, boolean positional) throws IOException {
+        if (n <= 0 || hook == FaultHook.NONE) {
+            return n;
+        }
+        int kept = hook.afterRead(path, dst, start, n);
+        if (kept < n) {
+            dst.position(start + kept);
+            if (!positional) {
+                delegate.position(delegate.position() - (n - kept));
+            }
+        }
+        return kept;
+    }
+
+    private void beforeWrite() throws IOException {
+        hook.before(FileOp.WRITE, path);
+    }
+
+    private void afterWrite() throws IOException {
+        if (hook != FaultHook.NONE) {
+            hook.written(path, delegate.size());
+        }
     }
 
     /** Records {@code n} bytes moved (n may be -1 at end of file) and waits for the emulated device. */
@@ -36,22 +69,31 @@ final class AccountedChannel extends FileChannel {
 
     @Override
     public int read(ByteBuffer dst) throws IOException {
-        return (int) count(delegate.read(dst), false);
+        hook.before(FileOp.READ, path);
+        int start = dst.position();
+        return (int) count(afterRead(dst, start, delegate.read(dst), false), false);
     }
 
     @Override
     public long read(ByteBuffer[] dsts, int offset, int length) throws IOException {
+        hook.before(FileOp.READ, path);
         return count(delegate.read(dsts, offset, length), false);
     }
 
     @Override
     public int write(ByteBuffer src) throws IOException {
-        return (int) count(delegate.write(src), true);
+        beforeWrite();
+        int n = delegate.write(src);
+        afterWrite();
+        return (int) count(n, true);
     }
 
     @Override
     public long write(ByteBuffer[] srcs, int offset, int length) throws IOException {
-        return count(delegate.write(srcs, offset, length), true);
+        beforeWrite();
+        long n = delegate.write(srcs, offset, length);
+        afterWrite();
+        return count(n, true);
     }
 
     @Override
@@ -78,7 +120,11 @@ final class AccountedChannel extends FileChannel {
 
     @Override
     public void force(boolean metaData) throws IOException {
+        hook.before(FileOp.SYNC, path);
         delegate.force(metaData);
+        if (hook != FaultHook.NONE) {
+            hook.synced(path, delegate.size());
+        }
         layer.stats().synced(cause);
         layer.charge(0);
     }
@@ -95,12 +141,17 @@ final class AccountedChannel extends FileChannel {
 
     @Override
     public int read(ByteBuffer dst, long position) throws IOException {
-        return (int) count(delegate.read(dst, position), false);
+        hook.before(FileOp.READ, path);
+        int start = dst.position();
+        return (int) count(afterRead(dst, start, delegate.read(dst, position), true), false);
     }
 
     @Override
     public int write(ByteBuffer src, long position) throws IOException {
-        return (int) count(delegate.write(src, position), true);
+        beforeWrite();
+        int n = delegate.write(src, position);
+        afterWrite();
+        return (int) count(n, true);
     }
 
     /** Not supported: a mapping would move bytes the layer cannot see. */

@@ -30,14 +30,20 @@ public final class FileLayer {
     private final DeviceProfile profile;
     private final AtomicLong busyUntil = new AtomicLong(Long.MIN_VALUE);
     private final RateLimiter writeLimit;
+    private final FaultHook hook;
 
     private FileLayer(DeviceProfile profile, long writeBytesPerSecond) {
+        this(profile, writeBytesPerSecond, FaultHook.NONE);
+    }
+
+    private FileLayer(DeviceProfile profile, long writeBytesPerSecond, FaultHook hook) {
         if (writeBytesPerSecond < 0) {
             throw new IllegalArgumentException("write rate limit must be >= 0 bytes/s (0: unlimited), was "
                     + writeBytesPerSecond);
         }
         this.profile = profile;
         this.writeLimit = writeBytesPerSecond == 0 ? null : RateLimiter.create(writeBytesPerSecond);
+        this.hook = hook;
     }
 
     /** A layer that counts but does not throttle. */
@@ -58,9 +64,28 @@ public final class FileLayer {
         return new FileLayer(profile, writeBytesPerSecond);
     }
 
+    /**
+     * A layer for tests: every operation also goes through {@code hook} (see {@link FaultInjector}). No device,
+     * no rate limit.
+     */
+    public static FileLayer withFaults(FaultHook hook) {
+        return new FileLayer(null, 0, hook);
+    }
+
+    FaultHook hook() {
+        return hook;
+    }
+
     /** Opens {@code path} with {@code options}; its I/O is charged to {@code cause}. */
     public FileChannel open(Path path, IoCause cause, OpenOption... options) throws IOException {
-        return new AccountedChannel(FileChannel.open(path, options), cause, this);
+        boolean creates = hook != FaultHook.NONE && !Files.exists(path)
+                && (List.of(options).contains(StandardOpenOption.CREATE)
+                        || List.of(options).contains(StandardOpenOption.CREATE_NEW));
+        FileChannel channel = FileChannel.open(path, options);
+        if (creates) {
+            hook.created(path);
+        }
+        return new AccountedChannel(channel, path, cause, this);
     }
 
     // The other file operations the engine performs. Each goes through here, so that every one of them can be
@@ -90,16 +115,25 @@ public final class FileLayer {
 
     /** Deletes {@code path}, which must exist. */
     public void delete(Path path) throws IOException {
+        hook.before(FileOp.DELETE, path);
+        hook.deleting(path);
         Files.delete(path);
     }
 
     /** Deletes {@code path} if it exists; whether it did. */
     public boolean deleteIfExists(Path path) throws IOException {
+        if (!Files.exists(path)) {
+            return false;
+        }
+        hook.before(FileOp.DELETE, path);
+        hook.deleting(path);
         return Files.deleteIfExists(path);
     }
 
     /** Renames {@code from} to {@code to} atomically, replacing {@code to}. */
     public void moveAtomically(Path from, Path to) throws IOException {
+        hook.before(FileOp.RENAME, from);
+        hook.renaming(from, to);
         Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
     }
 
@@ -109,12 +143,13 @@ public final class FileLayer {
      * error.
      */
     public void syncDirectory(Path dir) throws IOException {
-        if (WINDOWS) {
-            return;
+        hook.before(FileOp.DIRECTORY_SYNC, dir);
+        if (!WINDOWS) {
+            try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+                ch.force(true);
+            }
         }
-        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
-            ch.force(true);
-        }
+        hook.directorySynced(dir);
     }
 
     public IoStats stats() {

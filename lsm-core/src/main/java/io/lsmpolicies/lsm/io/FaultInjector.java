@@ -1,0 +1,270 @@
+package io.lsmpolicies.lsm.io;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * A {@link FaultHook} for reliability tests (issue 9; the idea is RocksDB's and LevelDB's fault-injection
+ * environments, see {@code ../shared/specs/reliability-testing.md}). Use it through
+ * {@code FileLayer.withFaults(injector)}. It does two things.
+ *
+ * <p><b>Failures.</b> {@link #failNth} fails the n-th operation of a kind (counted from when the rule is set),
+ * once or from then on, with an {@link IOException} naming the operation, the file and the rule.
+ * {@link #shortReadNth} makes the n-th read return fewer bytes than it read, and {@link #corruptReadNth}
+ * flips a bit of the n-th read's bytes.
+ *
+ * <p><b>Power loss.</b> It tracks, per file, the size at its last sync, and per directory the entries created,
+ * deleted or renamed since that directory's last sync. {@link #powerOff} makes every later operation fail, as if
+ * the machine had stopped. Once the store's threads are done (close it, ignoring the errors), {@link #crash}
+ * rewrites the directory to what the device would hold after the power came back:
+ * <ul>
+ *   <li>every file is cut back to its size at its last sync (or, with torn tails, to that size plus a random
+ *       part of what was written after it);</li>
+ *   <li>every file created since its directory's last sync is gone;</li>
+ *   <li>every file deleted or replaced by a rename since its directory's last sync is back, with its synced
+ *       bytes (kept in {@code trash} until the directory is synced).</li>
+ * </ul>
+ * A file that existed before the injector saw it counts as synced at the size it had when first seen.
+ * Overwrites inside a synced region are not modelled; the engine only appends. Thread-safe.
+ */
+public final class FaultInjector implements FaultHook {
+    private record Rule(long nth, boolean fromThenOn) {
+    }
+
+    /** A file to put back at crash time: its content (the synced part) is kept in the trash. */
+    private record Restore(Path path, Path copy, long size) {
+    }
+
+    private final Path trash;
+    private final Map<FileOp, Rule> rules = new EnumMap<>(FileOp.class);
+    private final Map<FileOp, Long> counts = new EnumMap<>(FileOp.class);
+    private long shortReadAt = -1;
+    private long corruptReadAt = -1;
+    private long readsSeen;
+    private boolean off;
+
+    private final Map<Path, Long> syncedSize = new HashMap<>();
+    private final Map<Path, Set<Path>> newEntries = new HashMap<>();
+    private final Map<Path, List<Restore>> restores = new HashMap<>();
+
+    /** @param trash a directory outside the store, where deleted files wait until their deletion is durable */
+    public FaultInjector(Path trash) throws IOException {
+        this.trash = Files.createDirectories(trash);
+    }
+
+    // ------------------------------------------------------------------------------------------- failures
+
+    /**
+     * Fails the {@code n}-th operation of kind {@code op} from now on (1 = the next one); with {@code fromThenOn},
+     * also every later one.
+     */
+    public synchronized FaultInjector failNth(FileOp op, long n, boolean fromThenOn) {
+        if (n < 1) {
+            throw new IllegalArgumentException("n must be >= 1, was " + n);
+        }
+        rules.put(op, new Rule(counts.getOrDefault(op, 0L) + n, fromThenOn));
+        return this;
+    }
+
+    /** The {@code n}-th read from now on returns fewer bytes than it read (half, at least one fewer). */
+    public synchronized FaultInjector shortReadNth(long n) {
+        shortReadAt = readsSeen + n;
+        return this;
+    }
+
+    /** The {@code n}-th read from now on has one bit of its bytes flipped. */
+    public synchronized FaultInjector corruptReadNth(long n) {
+        corruptReadAt = readsSeen + n;
+        return this;
+    }
+
+    /** Removes every failure rule (the counts go on). */
+    public synchronized void clearFailures() {
+        rules.clear();
+        shortReadAt = -1;
+        corruptReadAt = -1;
+    }
+
+    /** How many operations of kind {@code op} have been attempted. */
+    public synchronized long count(FileOp op) {
+        return counts.getOrDefault(op, 0L);
+    }
+
+    @Override
+    public synchronized void before(FileOp op, Path path) throws IOException {
+        if (off) {
+            throw new IOException("injected power loss: " + op + " of " + path + " after the power went off");
+        }
+        long n = counts.merge(op, 1L, Long::sum);
+        Rule rule = rules.get(op);
+        if (rule != null && (n == rule.nth() || (rule.fromThenOn() && n > rule.nth()))) {
+            throw new IOException("injected failure: " + op + " #" + n + " of " + path
+                    + (rule.fromThenOn() ? " (failing from #" + rule.nth() + " on)" : ""));
+        }
+        if (op == FileOp.WRITE && !syncedSize.containsKey(path) && Files.exists(path) && !isNew(path)) {
+            syncedSize.put(path, Files.size(path)); // there before we saw it: durable as it was
+        }
+    }
+
+    @Override
+    public synchronized int afterRead(Path path, ByteBuffer dst, int start, int n) {
+        readsSeen++;
+        if (readsSeen == corruptReadAt) {
+            int at = start + n / 2;
+            dst.put(at, (byte) (dst.get(at) ^ 0x10));
+        }
+        if (readsSeen == shortReadAt) {
+            return Math.max(0, Math.min(n - 1, n / 2));
+        }
+        return n;
+    }
+
+    // ----------------------------------------------------------------------------------------- power loss
+
+    /** From now on every operation fails, as if the machine had stopped. */
+    public synchronized void powerOff() {
+        off = true;
+    }
+
+    private boolean isNew(Path path) {
+        Set<Path> fresh = newEntries.get(path.getParent());
+        return fresh != null && fresh.contains(path);
+    }
+
+    @Override
+    public synchronized void created(Path path) {
+        newEntries.computeIfAbsent(path.getParent(), d -> new HashSet<>()).add(path);
+        syncedSize.put(path, 0L);
+    }
+
+    @Override
+    public synchronized void synced(Path path, long size) {
+        syncedSize.put(path, size);
+    }
+
+    @Override
+    public synchronized void deleting(Path path) throws IOException {
+        if (isNew(path)) { // its creation was never durable: nothing to bring back
+            newEntries.get(path.getParent()).remove(path);
+        } else {
+            keepForCrash(path);
+        }
+        syncedSize.remove(path);
+    }
+
+    @Override
+    public synchronized void renaming(Path from, Path to) throws IOException {
+        if (Files.exists(to)) {
+            deleting(to);
+        }
+        long size = syncedSize.getOrDefault(from, Files.size(from));
+        if (isNew(from)) {
+            newEntries.get(from.getParent()).remove(from);
+        } else {
+            keepForCrash(from);
+        }
+        syncedSize.remove(from);
+        newEntries.computeIfAbsent(to.getParent(), d -> new HashSet<>()).add(to);
+        syncedSize.put(to, size);
+    }
+
+    /** Copies the synced part of {@code path} to the trash, to be put back if its directory is not synced. */
+    private void keepForCrash(Path path) throws IOException {
+        long size = syncedSize.getOrDefault(path, Files.size(path));
+        Path copy = trash.resolve(UUID.randomUUID() + "-" + path.getFileName());
+        Files.copy(path, copy, StandardCopyOption.COPY_ATTRIBUTES);
+        restores.computeIfAbsent(path.getParent(), d -> new ArrayList<>()).add(new Restore(path, copy, size));
+    }
+
+    @Override
+    public synchronized void directorySynced(Path dir) {
+        newEntries.remove(dir);
+        List<Restore> done = restores.remove(dir);
+        if (done != null) {
+            for (Restore r : done) {
+                try {
+                    Files.deleteIfExists(r.copy());
+                } catch (IOException e) {
+                    // the trash is scratch space; a leftover copy harms nothing
+                }
+            }
+        }
+    }
+
+    /**
+     * Rewrites the files to what the device would hold after the power came back (see the class comment).
+     * REQUIRES: {@link #powerOff} was called and no thread of the store still runs. With {@code random}, each
+     * file keeps a random part of its unsynced tail (torn writes); without, it keeps none. Afterwards the
+     * injector forgets everything and powers on.
+     *
+     * @return a short account of what was dropped and restored, for the test's log
+     */
+    public synchronized String crash(Random random) throws IOException {
+        if (!off) {
+            throw new IllegalStateException("power off first: the store's threads must have stopped");
+        }
+        int removed = 0;
+        int restored = 0;
+        long droppedBytes = 0;
+        for (Set<Path> fresh : newEntries.values()) {
+            for (Path p : fresh) {
+                if (Files.deleteIfExists(p)) {
+                    removed++;
+                }
+            }
+        }
+        for (List<Restore> list : restores.values()) {
+            for (int i = list.size() - 1; i >= 0; i--) {
+                Restore r = list.get(i);
+                Files.copy(r.copy(), r.path(), StandardCopyOption.REPLACE_EXISTING);
+                truncate(r.path(), r.size());
+                Files.deleteIfExists(r.copy());
+                restored++;
+            }
+        }
+        for (Map.Entry<Path, Long> e : syncedSize.entrySet()) {
+            Path p = e.getKey();
+            if (!Files.exists(p)) {
+                continue;
+            }
+            long size = Files.size(p);
+            long keep = e.getValue();
+            if (random != null && size > keep) {
+                keep += (long) (random.nextDouble() * (size - keep + 1));
+            }
+            if (size > keep) {
+                droppedBytes += size - keep;
+                truncate(p, keep);
+            }
+        }
+        newEntries.clear();
+        restores.clear();
+        syncedSize.clear();
+        clearFailures();
+        off = false;
+        return "crash: " + removed + " unsynced file(s) removed, " + restored + " deleted or replaced file(s) "
+                + "restored, " + droppedBytes + " unsynced byte(s) dropped";
+    }
+
+    private static void truncate(Path p, long size) throws IOException {
+        try (FileChannel ch = FileChannel.open(p, StandardOpenOption.WRITE)) {
+            if (ch.size() > size) {
+                ch.truncate(size);
+            }
+        }
+    }
+}
