@@ -1,0 +1,175 @@
+package io.lsmpolicies.lsm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lsmpolicies.lsm.io.FaultInjector;
+import io.lsmpolicies.lsm.io.FileLayer;
+import io.lsmpolicies.lsm.io.FileOp;
+import io.lsmpolicies.lsm.sstable.SSTableOptions;
+import io.lsmpolicies.lsm.wal.SyncMode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Nth-operation failures (issue 9): a fixed load (puts over a small key space, flushes and merges, WAL sync)
+ * runs once without faults to count each kind of file operation, then again with the n-th operation of one
+ * kind failing, for a spread of n over each kind's whole count. Each time:
+ * <ul>
+ *   <li>the call that fails, or the first write after a background failure, reports an error whose cause chain
+ *       names the injected failure, and every later write is refused the same way (the first error sticks);</li>
+ *   <li>reads go on: every acknowledged key reads its acknowledged value (the write in flight may read either
+ *       way), and none reads a false not-found;</li>
+ *   <li>reopening (without faults) recovers the same, and {@code verify} passes.</li>
+ * </ul>
+ */
+class NthFailureTest {
+    private static final int OPERATIONS = 1500;
+    private static final int KEYS = 300;
+
+    @TempDir
+    Path tmp;
+
+    private static final StoreOptions OPTIONS = StoreOptions.builder().memtableBytes(8 * 1024)
+            .walMode(SyncMode.SYNC).policy("binomial:k=3").sstable(new SSTableOptions(1024, 10))
+            .blockCacheBytes(0).maxKeyBytes(32).build();
+
+    private static byte[] key(int k) {
+        return String.format("k%05d", k).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** The outcome of one run: acknowledged values, the write in flight when it failed, the first error. */
+    private record Outcome(Map<Integer, byte[]> acked, Integer pendingKey, byte[] pendingValue, Throwable error) {
+    }
+
+    private static Outcome load(LsmStore store) {
+        Random random = new Random(99);
+        Map<Integer, byte[]> acked = new HashMap<>();
+        for (int i = 0; i < OPERATIONS; i++) {
+            int k = random.nextInt(KEYS);
+            byte[] v = new byte[20 + random.nextInt(80)];
+            random.nextBytes(v);
+            try {
+                store.put(key(k), v);
+                acked.put(k, v);
+            } catch (IOException | RuntimeException e) {
+                return new Outcome(acked, k, v, e);
+            }
+        }
+        try {
+            store.flush();
+            store.awaitMerges();
+        } catch (IOException | RuntimeException e) {
+            return new Outcome(acked, null, null, e);
+        }
+        return new Outcome(acked, null, null, null);
+    }
+
+    private static boolean namesTheInjection(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains("injected failure")) {
+                return true;
+            }
+            for (Throwable s : t.getSuppressed()) {
+                if (namesTheInjection(s)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static void assertReads(LsmStore store, Outcome o, String context) throws IOException {
+        for (Map.Entry<Integer, byte[]> e : o.acked().entrySet()) {
+            byte[] got = store.get(key(e.getKey()));
+            if (o.pendingKey() != null && o.pendingKey().equals(e.getKey())
+                    && Arrays.equals(got, o.pendingValue())) {
+                continue; // the write in flight may have landed
+            }
+            assertThat(got).as("key %d: %s", e.getKey(), context).isEqualTo(e.getValue());
+        }
+    }
+
+    @Test
+    void everyNthFailureIsReportedStopsWritesAndLosesNothingAcknowledged() throws Exception {
+        FaultInjector counting = new FaultInjector(tmp.resolve("trash"));
+        try (LsmStore store = LsmStore.open(tmp.resolve("count"), OPTIONS, FileLayer.withFaults(counting))) {
+            assertThat(load(store).error()).isNull();
+        }
+        Map<FileOp, Long> counts = new EnumMap<>(FileOp.class);
+        for (FileOp op : FileOp.values()) {
+            counts.put(op, counting.count(op));
+        }
+        System.out.println("NthFailureTest: operations of a fault-free run: " + counts);
+        int runs = 0;
+        for (FileOp op : List.of(FileOp.WRITE, FileOp.SYNC, FileOp.RENAME, FileOp.DELETE, FileOp.DIRECTORY_SYNC)) {
+            assertThat(counts.get(op)).as("the load performs %s", op).isPositive();
+            for (long n : spread(counts.get(op))) {
+                String context = op + " #" + n + " of " + counts.get(op);
+                Path dir = tmp.resolve(op + "-" + n);
+                FaultInjector faults = new FaultInjector(tmp.resolve("trash"));
+                faults.failNth(op, n, false);
+                Outcome o;
+                LsmStore store;
+                try {
+                    store = LsmStore.open(dir, OPTIONS, FileLayer.withFaults(faults));
+                } catch (IOException | RuntimeException e) { // the failure hit the store's creation
+                    assertThat(namesTheInjection(e)).as("%s: %s", context, e).isTrue();
+                    try (LsmStore reopened = LsmStore.open(dir, OPTIONS)) {
+                        assertThat(reopened.get(key(0))).isNull();
+                    }
+                    runs++;
+                    continue;
+                }
+                try {
+                    o = load(store);
+                    if (o.error() != null) {
+                        assertThat(namesTheInjection(o.error())).as("%s: %s", context, o.error()).isTrue();
+                        Throwable again = null;
+                        try {
+                            store.put(key(0), new byte[1]);
+                        } catch (IOException | RuntimeException e) {
+                            again = e;
+                        }
+                        assertThat(again).as("writes after the failure are refused: %s", context).isNotNull();
+                        assertThat(namesTheInjection(again)).as("the first error sticks: %s", context).isTrue();
+                    }
+                    assertReads(store, o, context);
+                } finally {
+                    try {
+                        store.close();
+                    } catch (IOException | RuntimeException e) {
+                        // the store is failed; its WAL and manifest recover what was acknowledged
+                    }
+                }
+                try (LsmStore reopened = LsmStore.open(dir, OPTIONS)) {
+                    assertReads(reopened, o, context + ", reopened");
+                }
+                assertThat(StoreVerifier.verify(dir).ok()).as(context).isTrue();
+                runs++;
+            }
+        }
+        System.out.println("NthFailureTest: " + runs + " runs with one injected failure each");
+    }
+
+    /** Ordinals 1..count spread out: the first few, then growing steps, and the last. */
+    private static List<Long> spread(long count) {
+        List<Long> out = new ArrayList<>();
+        for (long n = 1; n <= count; n = n < 4 ? n + 1 : n * 3 / 2 + 1) {
+            out.add(n);
+        }
+        if (!out.contains(count)) {
+            out.add(count);
+        }
+        return out;
+    }
+}
