@@ -3,7 +3,9 @@ package io.lsmpolicies.lsm.stress;
 import java.io.IOException;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 
 /**
@@ -32,20 +34,27 @@ public final class ExpectedState implements AutoCloseable {
         this.keys = keys;
     }
 
-    /** Opens (creating, with every key absent and nothing pending) the state of {@code keys} keys in {@code file}. */
+    /**
+     * Opens the state of {@code keys} keys in {@code file}. A new state (every key absent, nothing pending) is
+     * written in full to a temporary file and renamed into place, so a kill while it is created never leaves a
+     * half-initialised state behind (an early kill once did, and the check read zeros as expected values).
+     */
     public static ExpectedState open(Path file, int keys) throws IOException {
-        boolean fresh = !file.toFile().exists();
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
-        MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_WRITE, 0, 16L * keys);
-        ExpectedState s = new ExpectedState(ch, map, keys);
-        if (fresh) {
-            for (int k = 0; k < keys; k++) {
-                s.set(k, ABSENT);
-                s.clearPending(k);
+        if (!Files.exists(file)) {
+            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                ExpectedState s = new ExpectedState(ch, ch.map(FileChannel.MapMode.READ_WRITE, 0, 16L * keys), keys);
+                for (int k = 0; k < keys; k++) {
+                    s.set(k, ABSENT);
+                    s.clearPending(k);
+                }
+                s.map.force();
             }
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE);
         }
-        return s;
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+        return new ExpectedState(ch, ch.map(FileChannel.MapMode.READ_WRITE, 0, 16L * keys), keys);
     }
 
     public int keys() {
