@@ -102,6 +102,11 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
         }
         if (queued.get() >= config.queueCapacity()) {
             ctx.channel().config().setAutoRead(false);
+            // A writer that drained the queue before auto-read went off saw it on and did not turn it back on:
+            // check again, or the connection would never be read again.
+            if (queued.get() <= config.queueCapacity() / 2 && !stopping && !rejecting) {
+                ctx.channel().config().setAutoRead(true);
+            }
         }
         schedule();
     }

@@ -12,6 +12,7 @@ import io.lsmpolicies.merge.MergePolicies;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -170,7 +171,12 @@ public final class DescriptorParser {
             if (p.isEmpty()) {
                 throw error(e.line(), e.key(), "an empty directory in '" + e.value() + "'");
             }
-            Path dir = Path.of(p).toAbsolutePath().normalize();
+            Path dir;
+            try {
+                dir = Path.of(p).toAbsolutePath().normalize();
+            } catch (InvalidPathException x) { // e.g. a NUL byte (found by fuzzing)
+                throw error(e.line(), e.key(), "'" + p + "' is not a valid path: " + x.getReason());
+            }
             if (dirs.contains(dir)) {
                 throw error(e.line(), e.key(), "directory " + dir + " appears twice");
             }

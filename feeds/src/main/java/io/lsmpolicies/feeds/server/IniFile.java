@@ -1,6 +1,10 @@
 package io.lsmpolicies.feeds.server;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,9 +33,9 @@ final class IniFile {
     private IniFile() {
     }
 
-    /** The sections in file order. */
+    /** The sections in file order. A line that is not UTF-8 is an error naming it. */
     static List<Section> read(Path file) throws IOException, ConfigException {
-        List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        List<String> lines = lines(file);
         List<Section> sections = new ArrayList<>();
         Set<String> names = new HashSet<>();
         Section current = null;
@@ -68,5 +72,29 @@ final class IniFile {
             }
         }
         return sections;
+    }
+
+    /** The file's lines (split at \n, a \r before it dropped), each decoded strictly as UTF-8. */
+    private static List<String> lines(Path file) throws IOException, ConfigException {
+        byte[] bytes = Files.readAllBytes(file);
+        CharsetDecoder utf8 = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                .onUnmappableCharacter(CodingErrorAction.REPORT);
+        List<String> lines = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            if (i == bytes.length || bytes[i] == '\n') {
+                int end = i > start && bytes[i - 1] == '\r' ? i - 1 : i;
+                if (i == bytes.length && start == i) {
+                    break;
+                }
+                try {
+                    lines.add(utf8.decode(ByteBuffer.wrap(bytes, start, end - start)).toString());
+                } catch (CharacterCodingException e) {
+                    throw new ConfigException(file, lines.size() + 1, null, "the line is not valid UTF-8");
+                }
+                start = i + 1;
+            }
+        }
+        return lines;
     }
 }

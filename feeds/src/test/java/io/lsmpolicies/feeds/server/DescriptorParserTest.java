@@ -173,6 +173,26 @@ class DescriptorParserTest {
         assertThat(error("[nc/a]\niodevices = " + file + "\n").getMessage()).contains("is not a directory");
     }
 
+    /** Found by fuzzing (docs/reliability.md): a line that is not UTF-8 was an unexplained MalformedInputException. */
+    @Test
+    void aLineThatIsNotUtf8IsAnErrorNamingTheLine() throws Exception {
+        byte[] text = (minimal() + "[http]\nport = 1\u00ff\n").getBytes(StandardCharsets.ISO_8859_1);
+        Path file = tmp.resolve("latin1.conf");
+        Files.write(file, text);
+        ConfigException e = catchThrowableOfType(ConfigException.class, () -> DescriptorParser.parse(file));
+        assertThat(e.line()).isEqualTo(6);
+        assertThat(e.getMessage()).contains("not valid UTF-8");
+    }
+
+    /** Found by fuzzing (docs/reliability.md): a NUL byte in an iodevice path was an InvalidPathException. */
+    @Test
+    void anIodeviceThatIsNotAValidPathIsAnErrorNamingTheLine() throws Exception {
+        ConfigException e = error("[nc/a]\niodevices = bad\u0000dir\n");
+        assertThat(e.line()).isEqualTo(2);
+        assertThat(e.key()).isEqualTo("iodevices");
+        assertThat(e.getMessage()).contains("not a valid path");
+    }
+
     @Test
     void aMissingIodeviceIsRefusedUnlessCreationIsAsked() throws Exception {
         Path missing = tmp.resolve("mnt/ssd9");
