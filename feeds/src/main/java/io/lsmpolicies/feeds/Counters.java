@@ -11,6 +11,7 @@ final class Counters {
     final AtomicLong records = new AtomicLong();
     final AtomicLong duplicates = new AtomicLong();
     final AtomicLong bytes = new AtomicLong();
+    final AtomicLong refusedConnections = new AtomicLong();
     final AtomicInteger maxQueued = new AtomicInteger();
     private final AtomicLongArray errors = new AtomicLongArray(ErrorKind.values().length);
     final long startNanos = System.nanoTime();

@@ -138,6 +138,13 @@ public final class Feed implements AutoCloseable {
             ch.close();
             return;
         }
+        if (open.size() >= config.maxConnections()) {
+            LOG.log(System.Logger.Level.WARNING, "feed {0}: {1} connections open, the limit; refusing {2}",
+                    name(), open.size(), ch.remoteAddress());
+            counters.refusedConnections.incrementAndGet();
+            ch.close();
+            return;
+        }
         long id = connectionIds.incrementAndGet();
         FeedConnection c = new FeedConnection(id, ch, config, counters, writers);
         open.put(id, c);
@@ -219,6 +226,7 @@ public final class Feed implements AutoCloseable {
         }
         double rate = state == State.CREATED ? 0 : counters.perSecondSince(startNanos);
         return new FeedStats(name(), state, counters.records.get(), counters.duplicates.get(), counters.bytes.get(),
-                counters.errors(), rate, counters.maxQueued.get(), connectionIds.get(), conns, counters.recent());
+                counters.errors(), rate, counters.maxQueued.get(), connectionIds.get(), conns, counters.recent(),
+                counters.refusedConnections.get());
     }
 }

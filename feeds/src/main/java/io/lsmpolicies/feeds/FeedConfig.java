@@ -20,9 +20,12 @@ import java.util.Objects;
  * @param insertIfAbsent  put a record only if its key is absent (default false: upsert)
  * @param acks            write {@code {"acked":N}} lines back (default false, as AsterixDB's clients read nothing)
  * @param badRecords      what to do after a bad record; default {@link BadRecordPolicy#LOG_AND_CONTINUE}
+ * @param maxConnections  connections open at once; one more is closed at once (and logged), so a flood of
+ *                        clients cannot exhaust memory or threads; default 64, in [1, 65536]
  */
 public record FeedConfig(String name, RecordFormat format, Dataset dataset, int maxRecordBytes, int queueCapacity,
-        int writerThreads, int ioThreads, boolean insertIfAbsent, boolean acks, BadRecordPolicy badRecords) {
+        int writerThreads, int ioThreads, boolean insertIfAbsent, boolean acks, BadRecordPolicy badRecords,
+        int maxConnections) {
 
     /**
      * The default event-loop count: the number of processors, at most 64. Parsing happens on the event loops, so
@@ -44,6 +47,7 @@ public record FeedConfig(String name, RecordFormat format, Dataset dataset, int 
         range("queueCapacity", queueCapacity, 1, 1 << 20);
         range("writerThreads", writerThreads, 1, 64);
         range("ioThreads", ioThreads, 1, 64);
+        range("maxConnections", maxConnections, 1, 65536);
     }
 
     private static void range(String setting, long value, long min, long max) {
@@ -69,6 +73,7 @@ public record FeedConfig(String name, RecordFormat format, Dataset dataset, int 
         private boolean insertIfAbsent;
         private boolean acks;
         private BadRecordPolicy badRecords = BadRecordPolicy.LOG_AND_CONTINUE;
+        private int maxConnections = 64;
 
         private Builder(String name, RecordFormat format, Dataset dataset) {
             this.name = name;
@@ -106,6 +111,11 @@ public record FeedConfig(String name, RecordFormat format, Dataset dataset, int 
             return this;
         }
 
+        public Builder maxConnections(int v) {
+            maxConnections = v;
+            return this;
+        }
+
         public Builder badRecords(BadRecordPolicy v) {
             badRecords = v;
             return this;
@@ -114,7 +124,7 @@ public record FeedConfig(String name, RecordFormat format, Dataset dataset, int 
         /** @throws IllegalArgumentException naming the setting, the value and the accepted range */
         public FeedConfig build() {
             return new FeedConfig(name, format, dataset, maxRecordBytes, queueCapacity, writerThreads, ioThreads,
-                    insertIfAbsent, acks, badRecords);
+                    insertIfAbsent, acks, badRecords, maxConnections);
         }
     }
 }

@@ -17,10 +17,11 @@ import java.util.Map;
  * @param connections      total connections accepted
  * @param open             the open connections' statistics, oldest first; unmodifiable
  * @param recentErrors     the latest bad records (at most 16), oldest first, each with its offset and excerpt
+ * @param refusedConnections connections closed at once because {@link FeedConfig#maxConnections()} were open
  */
 public record FeedStats(String name, Feed.State state, long records, long duplicates, long bytes,
         Map<ErrorKind, Long> errors, double recordsPerSecond, int maxQueued, long connections,
-        List<ConnectionStats> open, List<BadRecord> recentErrors) {
+        List<ConnectionStats> open, List<BadRecord> recentErrors, long refusedConnections) {
     public FeedStats {
         errors = Map.copyOf(errors);
         open = List.copyOf(open);

@@ -128,6 +128,25 @@ class FeedServerTest {
     }
 
     @Test
+    void connectionsPastTheLimitAreClosedAtOnceAndCounted() throws Exception {
+        open(StoreOptions.builder().walMode(SyncMode.ASYNC).build());
+        InetSocketAddress a = startFeed(adm().maxConnections(2));
+        try (Socket one = new Socket(a.getAddress(), a.getPort());
+             Socket two = new Socket(a.getAddress(), a.getPort())) {
+            await(x -> x.open().size() == 2);
+            try (Socket three = new Socket(a.getAddress(), a.getPort())) {
+                three.setSoTimeout(10_000);
+                assertThat(three.getInputStream().read()).as("closed by the server").isEqualTo(-1);
+            }
+            FeedStats s = await(x -> x.refusedConnections() == 1);
+            assertThat(s.open()).hasSize(2);
+            one.getOutputStream().write(ycsb(1).getBytes(StandardCharsets.UTF_8)); // the first two still work
+            two.getOutputStream().write(ycsb(2).getBytes(StandardCharsets.UTF_8));
+            await(x -> x.records() == 2);
+        }
+    }
+
+    @Test
     void malformedRecordsMidStreamAreCountedWithOffsetsAndTheGoodOnesApplied() throws Exception {
         open(StoreOptions.builder().walMode(SyncMode.ASYNC).build());
         InetSocketAddress a = startFeed(adm().maxRecordBytes(200));

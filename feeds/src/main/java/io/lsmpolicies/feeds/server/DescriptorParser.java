@@ -44,7 +44,8 @@ public final class DescriptorParser {
     private static final Set<String> HTTP_KEYS = Set.of("address", "port");
     private static final Set<String> DATASET_KEYS = Set.of("primary-key", "merge-policy");
     private static final Set<String> FEED_KEYS = Set.of("dataset", "format", "addresses", "max-record-bytes",
-            "queue-capacity", "writer-threads", "io-threads", "insert-if-absent", "acks", "bad-records");
+            "queue-capacity", "writer-threads", "io-threads", "insert-if-absent", "acks", "bad-records",
+            "max-connections");
 
     /** AsterixDB's default dataset policy. */
     static final String DEFAULT_POLICY = "prefix";
@@ -141,8 +142,10 @@ public final class DescriptorParser {
 
     private String suffix(IniFile.Section s, String prefix) throws ConfigException {
         String n = s.name().substring(prefix.length()).strip();
-        if (!n.matches("[A-Za-z0-9_.-]+")) {
-            throw error(s.line(), "[" + s.name() + "]", "the name must be letters, digits, '_', '.' or '-'");
+        // A dataset's name is a directory under each iodevice: no "..", no hidden name, nothing that is a path.
+        if (!n.matches("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}") || n.contains("..")) {
+            throw error(s.line(), "[" + s.name() + "]", "the name must be 1 to 64 letters, digits, '_', '.' or '-',"
+                    + " start with a letter or digit, and not contain '..'");
         }
         return n;
     }
@@ -335,8 +338,9 @@ public final class DescriptorParser {
                 throw error(e.line(), e.key(), "must be log or close, was '" + e.value() + "'");
             }
         }
+        int maxConnections = (e = m.get("max-connections")) == null ? 64 : intIn(e, 1, 65536);
         return new FeedSpec(name, dataset, format, addresses, maxRecord, queue, writers, io, insertIfAbsent, acks,
-                bad, addrs.line());
+                bad, maxConnections, addrs.line());
     }
 
     private InetSocketAddress address(String host, int port, int line, String key) throws ConfigException {

@@ -15,7 +15,7 @@ import java.util.List;
  */
 public record FeedSpec(String name, String dataset, RecordFormat format, List<InetSocketAddress> addresses,
         int maxRecordBytes, int queueCapacity, int writerThreads, int ioThreads, boolean insertIfAbsent,
-        boolean acks, BadRecordPolicy badRecords, int addressesLine) {
+        boolean acks, BadRecordPolicy badRecords, int maxConnections, int addressesLine) {
     public FeedSpec {
         addresses = List.copyOf(addresses);
     }
@@ -30,6 +30,7 @@ public record FeedSpec(String name, String dataset, RecordFormat format, List<In
                 .insertIfAbsent(insertIfAbsent)
                 .acks(acks)
                 .badRecords(badRecords)
+                .maxConnections(maxConnections)
                 .build();
     }
 }

@@ -194,6 +194,18 @@ class DescriptorParserTest {
     }
 
     @Test
+    void aDatasetOrFeedNameCannotLeaveItsIodevice() throws Exception {
+        for (String name : List.of("..", ".hidden", "a..b", "-x", "x".repeat(65), "a/b")) {
+            ConfigException e = error(minimal() + "[dataset/" + name + "]\nprimary-key = id\n");
+            assertThat(e.line()).as(name).isEqualTo(5);
+            assertThat(e.getMessage()).as(name).contains("must be 1 to 64 letters");
+        }
+        assertThat(error(minimal() + "[feed/..]\ndataset = t\naddresses = 127.0.0.1:0\n").getMessage())
+                .contains("must be 1 to 64 letters");
+        DescriptorParser.parse(write(minimal() + "[dataset/orders.v2_x-1]\nprimary-key = id\n"));
+    }
+
+    @Test
     void aMissingIodeviceIsRefusedUnlessCreationIsAsked() throws Exception {
         Path missing = tmp.resolve("mnt/ssd9");
         Path conf = write("[nc/a]\niodevices = " + tmp.resolve("io0") + ", " + missing + "\n");
