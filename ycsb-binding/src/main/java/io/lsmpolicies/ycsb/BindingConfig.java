@@ -1,0 +1,350 @@
+package io.lsmpolicies.ycsb;
+
+import io.lsmpolicies.lsm.StoreOptions;
+import io.lsmpolicies.lsm.io.DeviceProfile;
+import io.lsmpolicies.lsm.wal.SyncMode;
+import io.lsmpolicies.merge.MergePolicies;
+import io.lsmpolicies.merge.PolicySpec;
+import io.lsmpolicies.merge.spi.MergePolicy;
+import java.net.InetSocketAddress;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import site.ycsb.DBException;
+
+/**
+ * The binding's settings, parsed and validated in one place from YCSB's properties (the workload file plus
+ * {@code -p} options). Every {@code lsm.*} property must be known and belong to the chosen mode; a bad value is a
+ * {@link DBException} naming the property, the value and what is accepted. Immutable.
+ *
+ * @param mode     where the store runs
+ * @param embedded the embedded mode's settings (null in feed mode)
+ * @param feed     the feed mode's settings (null in embedded mode)
+ * @param schema   the workload's field names (YCSB's {@code fieldcount} and {@code fieldnameprefix}): an update
+ *                 writing all of them replaces the record without reading it
+ */
+public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String> schema) {
+
+    /**
+     * The embedded mode's settings.
+     *
+     * @param dir         the store directory
+     * @param options     the store's options (policy, MemTable budget, WAL mode, device)
+     * @param settings    the options as text, to compare the settings of DB instances sharing a store
+     * @param metricsFile optional: where the last DB instance to close writes the store's metrics
+     */
+    public record Embedded(Path dir, StoreOptions options, String settings, Path metricsFile) {
+    }
+
+    /**
+     * The feed mode's settings.
+     *
+     * @param address the socket feed's address
+     * @param http    the node server's HTTP API
+     * @param dataset the dataset the feed writes and the HTTP API reads
+     * @param name    the feed's name in the node's descriptor (its statistics tell when a connection's records are
+     *                applied)
+     * @param acks    whether the feed acknowledges records, so that a write waits for its ack
+     * @param timeout the longest wait for a connection, an acknowledgement or an HTTP answer
+     */
+    public record Feed(InetSocketAddress address, InetSocketAddress http, String dataset, String name, boolean acks,
+            Duration timeout) {
+    }
+
+    /** Where the store runs. */
+    public enum Mode {
+        /** The store in the YCSB process ({@link EmbeddedLsmDB}). */
+        EMBEDDED,
+        /** Writes through a node server's socket feed, reads through its HTTP API ({@link FeedLsmDB}). */
+        FEED
+    }
+
+    public static final String MODE = "lsm.mode";
+    public static final String DIR = "lsm.dir";
+    public static final String POLICY = "lsm.policy";
+    /** Prefix of one policy parameter each, added to {@link #POLICY}: {@code lsm.policy.k=4}. */
+    public static final String POLICY_PARAM_PREFIX = "lsm.policy.";
+    public static final String MEMTABLE_SIZE = "lsm.memtable.size";
+    public static final String WAL = "lsm.wal";
+    public static final String DEVICE = "lsm.device";
+    public static final String METRICS_FILE = "lsm.metrics.file";
+    public static final String FEED_ADDRESS = "lsm.feed.address";
+    public static final String HTTP_ADDRESS = "lsm.http.address";
+    public static final String DATASET = "lsm.dataset";
+    public static final String FEED_NAME = "lsm.feed.name";
+    public static final String ACKS = "lsm.feed.acks";
+    public static final String TIMEOUT = "lsm.timeout.ms";
+
+    public static final String DEFAULT_WAL = "async";
+    public static final String DEFAULT_FEED_ADDRESS = "127.0.0.1:10001";
+    public static final String DEFAULT_HTTP_ADDRESS = "127.0.0.1:19002";
+    /** The feed of conf/lsm-node.conf. */
+    public static final String DEFAULT_FEED_NAME = "ycsb";
+    public static final long DEFAULT_TIMEOUT_MILLIS = 30_000;
+
+    private static final Set<String> EMBEDDED_KEYS = Set.of(DIR, POLICY, MEMTABLE_SIZE, WAL, DEVICE, METRICS_FILE);
+    private static final Set<String> FEED_KEYS = Set.of(FEED_ADDRESS, HTTP_ADDRESS, DATASET, FEED_NAME, ACKS,
+            TIMEOUT);
+    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmg]i?b?|b)?");
+
+    /**
+     * The mode {@code lsm.mode} names (default {@code embedded}).
+     *
+     * @throws DBException naming the property and the accepted values
+     */
+    public static Mode mode(Properties p) throws DBException {
+        String v = p.getProperty(MODE, "embedded").trim();
+        return switch (v) {
+            case "embedded" -> Mode.EMBEDDED;
+            case "feed" -> Mode.FEED;
+            default -> throw new DBException(MODE + ": '" + v + "' is not a mode; accepted: embedded, feed");
+        };
+    }
+
+    /**
+     * Parses the settings of mode {@code expected}.
+     *
+     * @throws DBException naming the property, if {@code lsm.mode} names another mode, an {@code lsm.*} property
+     *                     is unknown or belongs to the other mode, a required one is missing, or a value is bad
+     */
+    public static BindingConfig parse(Properties p, Mode expected) throws DBException {
+        Mode mode = mode(p);
+        if (mode != expected) {
+            throw new DBException(MODE + " is " + mode.name().toLowerCase(Locale.ROOT)
+                    + (p.getProperty(MODE) == null ? " (the default)" : "") + " but the DB class runs mode "
+                    + expected.name().toLowerCase(Locale.ROOT) + "; use io.lsmpolicies.ycsb.LsmDB to choose by "
+                    + MODE);
+        }
+        checkNames(p, mode);
+        Set<String> schema = schema(p);
+        if (mode == Mode.EMBEDDED) {
+            String dirText = required(p, DIR, "the store directory, e.g. -p " + DIR + "=/tmp/ycsb-db");
+            Path dir = path(DIR, dirText);
+            SyncMode wal = switch (value(p, WAL, DEFAULT_WAL)) {
+                case "sync" -> SyncMode.SYNC;
+                case "async" -> SyncMode.ASYNC;
+                case "off" -> SyncMode.OFF;
+                default -> throw new DBException(WAL + ": '" + value(p, WAL, DEFAULT_WAL)
+                        + "' is not a WAL mode; accepted: sync, async, off");
+            };
+            String deviceName = value(p, DEVICE, "none");
+            DeviceProfile device;
+            try {
+                device = DeviceProfile.named(deviceName);
+            } catch (IllegalArgumentException e) {
+                throw new DBException(DEVICE + ": '" + deviceName + "' is not a device profile; accepted: ssd, hdd, "
+                        + "none");
+            }
+            PolicySpec spec = policySpec(p);
+            MergePolicy policy;
+            try {
+                policy = MergePolicies.create(spec);
+            } catch (IllegalArgumentException e) {
+                throw new DBException(POLICY + " (" + spec + "): " + e.getMessage(), e);
+            }
+            long memtable = size(p, MEMTABLE_SIZE, StoreOptions.DEFAULT_MEMTABLE_BYTES);
+            StoreOptions options;
+            try {
+                options = StoreOptions.builder().policy(policy).memtableBytes(memtable).walMode(wal).device(device)
+                        .build();
+            } catch (IllegalArgumentException e) {
+                throw new DBException(MEMTABLE_SIZE + " = " + memtable + ": " + e.getMessage(), e);
+            }
+            String settings = POLICY + "=" + spec + ", " + MEMTABLE_SIZE + "=" + memtable + ", " + WAL + "="
+                    + wal.name().toLowerCase(Locale.ROOT) + ", " + DEVICE + "=" + deviceName;
+            String metrics = p.getProperty(METRICS_FILE);
+            return new BindingConfig(mode, new Embedded(dir, options, settings,
+                    metrics == null ? null : path(METRICS_FILE, metrics.trim())), null, schema);
+        }
+        InetSocketAddress feed = address(p, FEED_ADDRESS, DEFAULT_FEED_ADDRESS);
+        InetSocketAddress http = address(p, HTTP_ADDRESS, DEFAULT_HTTP_ADDRESS);
+        String dataset = value(p, DATASET, p.getProperty("table", "usertable").trim());
+        if (dataset.isEmpty() || dataset.contains("/")) {
+            throw new DBException(DATASET + ": '" + dataset + "' is not a dataset name (non-empty, no '/')");
+        }
+        String feedName = value(p, FEED_NAME, DEFAULT_FEED_NAME);
+        if (feedName.isEmpty() || feedName.contains("/")) {
+            throw new DBException(FEED_NAME + ": '" + feedName + "' is not a feed name (non-empty, no '/')");
+        }
+        boolean acks = switch (value(p, ACKS, "false")) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new DBException(ACKS + ": '" + value(p, ACKS, "false")
+                    + "' is not accepted; accepted: true, false (as the feed's acks key in the descriptor)");
+        };
+        long timeout = longValue(p, TIMEOUT, DEFAULT_TIMEOUT_MILLIS, 1, 3_600_000);
+        return new BindingConfig(mode, null, new Feed(feed, http, dataset, feedName, acks, Duration.ofMillis(timeout)),
+                schema);
+    }
+
+    /** Every {@code lsm.*} property must be known and belong to {@code mode}. */
+    private static void checkNames(Properties p, Mode mode) throws DBException {
+        Set<String> own = mode == Mode.EMBEDDED ? EMBEDDED_KEYS : FEED_KEYS;
+        Set<String> other = mode == Mode.EMBEDDED ? FEED_KEYS : EMBEDDED_KEYS;
+        for (String name : new TreeSet<>(p.stringPropertyNames())) {
+            if (!name.startsWith("lsm.") || name.equals(MODE) || own.contains(name)
+                    || (mode == Mode.EMBEDDED && name.startsWith(POLICY_PARAM_PREFIX))) {
+                continue;
+            }
+            String modeName = mode.name().toLowerCase(Locale.ROOT);
+            if (other.contains(name) || name.startsWith(POLICY_PARAM_PREFIX)) {
+                throw new DBException(name + " does not apply to " + MODE + "=" + modeName
+                        + (mode == Mode.FEED ? "; the node server's descriptor sets the storage (merge-policy, "
+                        + "storage.memorycomponent.globalbudget, storage.wal.mode; docs/configuration.md)" : "")
+                        + "; properties of this mode: " + String.join(", ", new TreeSet<>(own))
+                        + (mode == Mode.EMBEDDED ? ", " + POLICY_PARAM_PREFIX + "<parameter>" : ""));
+            }
+            List<String> known = new ArrayList<>(new TreeSet<>(own));
+            if (mode == Mode.EMBEDDED) {
+                known.add(POLICY_PARAM_PREFIX + "<parameter>");
+            }
+            throw new DBException("unknown property " + name + "; known for " + MODE + "=" + modeName + ": " + MODE
+                    + ", " + String.join(", ", known));
+        }
+    }
+
+    /** {@code lsm.policy} with the {@code lsm.policy.<parameter>} values added. */
+    private static PolicySpec policySpec(Properties p) throws DBException {
+        String text = value(p, POLICY, StoreOptions.DEFAULT_POLICY);
+        PolicySpec spec;
+        try {
+            spec = PolicySpec.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new DBException(POLICY + ": " + e.getMessage() + "; expected NAME or NAME:param=value,...", e);
+        }
+        Map<String, String> params = new LinkedHashMap<>(spec.parameters());
+        for (String name : new TreeSet<>(p.stringPropertyNames())) {
+            if (name.startsWith(POLICY_PARAM_PREFIX)) {
+                String param = name.substring(POLICY_PARAM_PREFIX.length());
+                if (param.isEmpty()) {
+                    throw new DBException(name + ": a parameter name is missing, e.g. " + POLICY_PARAM_PREFIX + "k=4");
+                }
+                if (params.containsKey(param)) {
+                    throw new DBException(name + ": parameter '" + param + "' is also given in " + POLICY + "="
+                            + text + "; give it once");
+                }
+                params.put(param, p.getProperty(name).trim());
+            }
+        }
+        return new PolicySpec(spec.name(), params);
+    }
+
+    /** YCSB's field names: {@code fieldnameprefix} (default "field") followed by 0 .. fieldcount-1 (default 10). */
+    private static Set<String> schema(Properties p) {
+        String prefix = p.getProperty("fieldnameprefix", "field");
+        long count;
+        try {
+            count = Long.parseLong(p.getProperty("fieldcount", "10").trim());
+        } catch (NumberFormatException e) {
+            return Set.of(); // the workload validates its own properties; no whole-record shortcut then
+        }
+        Set<String> names = new TreeSet<>();
+        for (long i = 0; i < Math.min(count, 100_000); i++) {
+            names.add(prefix + i);
+        }
+        return Set.copyOf(names);
+    }
+
+    private static String value(Properties p, String name, String dflt) {
+        String v = p.getProperty(name);
+        return v == null ? dflt : v.trim();
+    }
+
+    private static String required(Properties p, String name, String what) throws DBException {
+        String v = p.getProperty(name);
+        if (v == null || v.isBlank()) {
+            throw new DBException(name + " is required in " + MODE + "=embedded: " + what);
+        }
+        return v.trim();
+    }
+
+    private static Path path(String name, String text) throws DBException {
+        try {
+            return Path.of(text);
+        } catch (InvalidPathException e) {
+            throw new DBException(name + ": '" + text + "' is not a path: " + e.getMessage(), e);
+        }
+    }
+
+    /** A size: bytes, or a number with K/KB/KiB, M/MB/MiB, G/GB/GiB (binary units). */
+    static long size(Properties p, String name, long dflt) throws DBException {
+        String text = p.getProperty(name);
+        if (text == null) {
+            return dflt;
+        }
+        Matcher m = SIZE.matcher(text.trim().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw new DBException(name + ": '" + text.trim() + "' is not a size; accepted: bytes, or a number with "
+                    + "KB, MB or GB (binary units), e.g. 4MB");
+        }
+        String unit = m.group(2) == null ? "b" : m.group(2);
+        int shift = switch (unit.charAt(0)) {
+            case 'k' -> 10;
+            case 'm' -> 20;
+            case 'g' -> 30;
+            default -> 0;
+        };
+        try {
+            long n = Long.parseLong(m.group(1));
+            if (n > (Long.MAX_VALUE >> shift)) {
+                throw new NumberFormatException();
+            }
+            return n << shift;
+        } catch (NumberFormatException e) {
+            throw new DBException(name + ": '" + text.trim() + "' is too large");
+        }
+    }
+
+    private static long longValue(Properties p, String name, long dflt, long min, long max) throws DBException {
+        String text = p.getProperty(name);
+        if (text == null) {
+            return dflt;
+        }
+        long v;
+        try {
+            v = Long.parseLong(text.trim());
+        } catch (NumberFormatException e) {
+            v = Long.MIN_VALUE;
+        }
+        if (v < min || v > max) {
+            throw new DBException(name + ": '" + text.trim() + "' is not accepted; accepted: an integer in [" + min
+                    + ", " + max + "]");
+        }
+        return v;
+    }
+
+    /** {@code host:port} (an IPv6 host in brackets), port 1..65535; the name is resolved now. */
+    static InetSocketAddress address(Properties p, String name, String dflt) throws DBException {
+        String text = value(p, name, dflt);
+        int colon = text.lastIndexOf(':');
+        String host = colon > 0 ? text.substring(0, colon) : "";
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = colon > 0 ? Integer.parseInt(text.substring(colon + 1)) : -1;
+        } catch (NumberFormatException e) {
+            port = -1;
+        }
+        if (host.isEmpty() || port < 1 || port > 65535) {
+            throw new DBException(name + ": '" + text + "' is not an address; accepted: host:port with a port in "
+                    + "[1, 65535], e.g. " + dflt);
+        }
+        InetSocketAddress a = new InetSocketAddress(host, port);
+        if (a.isUnresolved()) {
+            throw new DBException(name + ": host '" + host + "' in '" + text + "' cannot be resolved");
+        }
+        return a;
+    }
+}

@@ -1,0 +1,111 @@
+package io.lsmpolicies.ycsb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.util.Properties;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+
+/** Wrong or missing properties fail at init() with a DBException naming the property and what it accepts. */
+@Timeout(60)
+class PropertiesTest {
+    @TempDir
+    Path tmp;
+
+    private DBException initFails(DB db, String... keyValues) {
+        Properties p = new Properties();
+        for (int i = 0; i < keyValues.length; i += 2) {
+            p.setProperty(keyValues[i], keyValues[i + 1]);
+        }
+        db.setProperties(p);
+        return catchThrowableOfType(DBException.class, db::init);
+    }
+
+    private DBException initFails(String... keyValues) {
+        return initFails(new LsmDB(), keyValues);
+    }
+
+    private String dir() {
+        return tmp.resolve("db").toString();
+    }
+
+    @Test
+    void theModeMustBeKnown() {
+        assertThat(initFails("lsm.mode", "remote")).hasMessageContaining("lsm.mode")
+                .hasMessageContaining("'remote'").hasMessageContaining("accepted: embedded, feed");
+        assertThat(initFails(new EmbeddedLsmDB(), "lsm.mode", "feed")).hasMessageContaining("lsm.mode")
+                .hasMessageContaining("LsmDB");
+        assertThat(initFails(new FeedLsmDB())).hasMessageContaining("lsm.mode");
+    }
+
+    @Test
+    void embeddedModeNeedsADirectory() {
+        assertThat(initFails()).hasMessageContaining("lsm.dir is required");
+        assertThat(initFails("lsm.dir", " ")).hasMessageContaining("lsm.dir is required");
+    }
+
+    @Test
+    void embeddedSettingsAreValidated() {
+        assertThat(initFails("lsm.dir", dir(), "lsm.wal", "fast")).hasMessageContaining("lsm.wal")
+                .hasMessageContaining("'fast'").hasMessageContaining("accepted: sync, async, off");
+        assertThat(initFails("lsm.dir", dir(), "lsm.device", "nvme")).hasMessageContaining("lsm.device")
+                .hasMessageContaining("accepted: ssd, hdd, none");
+        assertThat(initFails("lsm.dir", dir(), "lsm.memtable.size", "lots")).hasMessageContaining("lsm.memtable.size")
+                .hasMessageContaining("e.g. 4MB");
+        assertThat(initFails("lsm.dir", dir(), "lsm.memtable.size", "1KB"))
+                .hasMessageContaining("lsm.memtable.size = 1024")
+                .hasMessageContaining("memtableBytes must be in [4096");
+    }
+
+    @Test
+    void thePolicyIsValidatedByTheRegistry() {
+        assertThat(initFails("lsm.dir", dir(), "lsm.policy", "nosuch")).hasMessageContaining("lsm.policy")
+                .hasMessageContaining("unknown merge policy 'nosuch'").hasMessageContaining("binomial");
+        assertThat(initFails("lsm.dir", dir(), "lsm.policy", "binomial:k=0")).hasMessageContaining("lsm.policy")
+                .hasMessageContaining("'k'");
+        assertThat(initFails("lsm.dir", dir(), "lsm.policy", "binomial", "lsm.policy.q", "3"))
+                .hasMessageContaining("lsm.policy (binomial:q=3)");
+        assertThat(initFails("lsm.dir", dir(), "lsm.policy", "binomial:k=4", "lsm.policy.k", "5"))
+                .hasMessageContaining("lsm.policy.k").hasMessageContaining("give it once");
+        assertThat(initFails("lsm.dir", dir(), "lsm.policy", "binomial:k")).hasMessageContaining("lsm.policy")
+                .hasMessageContaining("param=value");
+    }
+
+    @Test
+    void unknownPropertiesAndPropertiesOfTheOtherModeAreRefused() {
+        assertThat(initFails("lsm.dir", dir(), "lsm.memtablesize", "4MB"))
+                .hasMessageContaining("unknown property lsm.memtablesize").hasMessageContaining("lsm.memtable.size");
+        assertThat(initFails("lsm.dir", dir(), "lsm.feed.address", "127.0.0.1:10001"))
+                .hasMessageContaining("lsm.feed.address does not apply to lsm.mode=embedded");
+        assertThat(initFails("lsm.mode", "feed", "lsm.dir", dir()))
+                .hasMessageContaining("lsm.dir does not apply to lsm.mode=feed")
+                .hasMessageContaining("descriptor");
+        assertThat(initFails("lsm.mode", "feed", "lsm.policy.k", "4"))
+                .hasMessageContaining("lsm.policy.k does not apply to lsm.mode=feed");
+    }
+
+    @Test
+    void feedSettingsAreValidated() throws Exception {
+        assertThat(initFails("lsm.mode", "feed", "lsm.feed.address", "localhost")).hasMessageContaining(
+                "lsm.feed.address").hasMessageContaining("host:port");
+        assertThat(initFails("lsm.mode", "feed", "lsm.http.address", "127.0.0.1:70000"))
+                .hasMessageContaining("lsm.http.address").hasMessageContaining("[1, 65535]");
+        assertThat(initFails("lsm.mode", "feed", "lsm.feed.acks", "yes")).hasMessageContaining("lsm.feed.acks")
+                .hasMessageContaining("accepted: true, false");
+        assertThat(initFails("lsm.mode", "feed", "lsm.timeout.ms", "0")).hasMessageContaining("lsm.timeout.ms")
+                .hasMessageContaining("[1, 3600000]");
+        assertThat(initFails("lsm.mode", "feed", "lsm.dataset", "a/b")).hasMessageContaining("lsm.dataset");
+        int closed;
+        try (ServerSocket s = new ServerSocket(0)) {
+            closed = s.getLocalPort();
+        }
+        assertThat(initFails("lsm.mode", "feed", "lsm.http.address", "127.0.0.1:" + closed))
+                .hasMessageContaining("lsm.http.address").hasMessageContaining("no node server");
+    }
+}
