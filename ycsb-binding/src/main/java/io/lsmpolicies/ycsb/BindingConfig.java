@@ -1,5 +1,6 @@
 package io.lsmpolicies.ycsb;
 
+import io.lsmpolicies.lsm.ByteSizes;
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.io.DeviceProfile;
 import io.lsmpolicies.lsm.wal.SyncMode;
@@ -18,8 +19,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import site.ycsb.DBException;
 
 /**
@@ -95,7 +94,6 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
     private static final Set<String> EMBEDDED_KEYS = Set.of(DIR, POLICY, MEMTABLE_SIZE, WAL, DEVICE, METRICS_FILE);
     private static final Set<String> FEED_KEYS = Set.of(FEED_ADDRESS, HTTP_ADDRESS, DATASET, FEED_NAME, ACKS,
             TIMEOUT);
-    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kmg]i?b?|b)?");
 
     /**
      * The mode {@code lsm.mode} names (default {@code embedded}).
@@ -282,26 +280,10 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
         if (text == null) {
             return dflt;
         }
-        Matcher m = SIZE.matcher(text.trim().toLowerCase(Locale.ROOT));
-        if (!m.matches()) {
-            throw new DBException(name + ": '" + text.trim() + "' is not a size; accepted: bytes, or a number with "
-                    + "KB, MB or GB (binary units), e.g. 4MB");
-        }
-        String unit = m.group(2) == null ? "b" : m.group(2);
-        int shift = switch (unit.charAt(0)) {
-            case 'k' -> 10;
-            case 'm' -> 20;
-            case 'g' -> 30;
-            default -> 0;
-        };
         try {
-            long n = Long.parseLong(m.group(1));
-            if (n > (Long.MAX_VALUE >> shift)) {
-                throw new NumberFormatException();
-            }
-            return n << shift;
-        } catch (NumberFormatException e) {
-            throw new DBException(name + ": '" + text.trim() + "' is too large");
+            return ByteSizes.parse(text);
+        } catch (IllegalArgumentException e) {
+            throw new DBException(name + ": " + e.getMessage());
         }
     }
 

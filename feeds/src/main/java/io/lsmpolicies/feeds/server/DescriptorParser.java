@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lsmpolicies.feeds.BadRecordPolicy;
 import io.lsmpolicies.feeds.FeedConfig;
 import io.lsmpolicies.feeds.RecordFormat;
+import io.lsmpolicies.lsm.ByteSizes;
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import io.lsmpolicies.merge.MergePolicies;
@@ -22,8 +23,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Reads a node's cluster descriptor ({@code cc.conf} INI style; every key is in {@code docs/configuration.md}).
@@ -35,7 +34,6 @@ import java.util.regex.Pattern;
  */
 public final class DescriptorParser {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Pattern SIZE = Pattern.compile("(\\d+)\\s*([kKmMgGtT]?)[bB]?");
     private static final Set<String> NC_KEYS = Set.of("iodevices");
     private static final Set<String> STORAGE_KEYS = Set.of("storage.memorycomponent.globalbudget",
             "storage.memorycomponent.pagesize", "storage.buffercache.size", "storage.buffercache.pagesize",
@@ -366,27 +364,16 @@ public final class DescriptorParser {
 
     /** A byte size: digits with an optional binary suffix K, M, G or T (and an optional B): 32MB, 4096. */
     private long size(IniFile.Entry e, long min, long max) throws ConfigException {
-        Matcher m = SIZE.matcher(e.value());
-        if (!m.matches()) {
-            throw error(e.line(), e.key(), "not a size (e.g. 4096, 64KB, 32MB, 1GB): '" + e.value() + "'");
-        }
-        int shift = switch (m.group(2).toUpperCase(Locale.ROOT)) {
-            case "K" -> 10;
-            case "M" -> 20;
-            case "G" -> 30;
-            case "T" -> 40;
-            default -> 0;
-        };
         long v;
         try {
-            v = Long.parseLong(m.group(1));
-        } catch (NumberFormatException x) {
-            v = Long.MAX_VALUE;
+            v = ByteSizes.parse(e.value());
+        } catch (IllegalArgumentException x) {
+            throw error(e.line(), e.key(), x.getMessage());
         }
-        if (v > (max >> shift) || (v << shift) < min) {
+        if (v < min || v > max) {
             throw error(e.line(), e.key(), "must be in [" + min + ", " + max + "] bytes, was " + e.value());
         }
-        return v << shift;
+        return v;
     }
 
     private long powerOfTwo(IniFile.Entry e, long min, long max) throws ConfigException {
