@@ -1,0 +1,63 @@
+package io.lsmpolicies.asterix;
+
+import io.lsmpolicies.merge.hyracks.BigtableMergePolicyFactory;
+import io.lsmpolicies.merge.hyracks.BinomialMergePolicyFactory;
+import io.lsmpolicies.merge.hyracks.ConstantMergePolicyFactory;
+import io.lsmpolicies.merge.hyracks.ExploringMergePolicyFactory;
+import io.lsmpolicies.merge.hyracks.MinLatencyMergePolicyFactory;
+import io.lsmpolicies.merge.hyracks.PrefixMergePolicyFactory;
+import io.lsmpolicies.merge.hyracks.StackMergePolicyFactory;
+import io.lsmpolicies.merge.hyracks.TieredMergePolicyFactory;
+import java.lang.reflect.InvocationTargetException;
+import java.util.List;
+
+/**
+ * Our Hyracks merge-policy factories ({@code io.lsmpolicies.merge.hyracks}), as an AsterixDB 0.9.8 cluster must
+ * know them: the resource registry of every NC maps a stable type id to each class
+ * ({@link LsmPoliciesResourceRegistry}), and {@code Metadata.CompactionPolicy} maps each factory's
+ * {@code getName()} ({@code lsmpolicies-binomial}, ...) to its class name ({@link LsmPoliciesMetadataExtension}).
+ */
+public final class LsmPolicyFactories {
+
+    /**
+     * Every factory, in a fixed order. Adding one here registers it everywhere; removing one makes the indexes
+     * that were created with it unreadable (their local resources name its type id).
+     */
+    public static final List<Class<? extends StackMergePolicyFactory>> ALL = List.of(
+            BinomialMergePolicyFactory.class, MinLatencyMergePolicyFactory.class, BigtableMergePolicyFactory.class,
+            ExploringMergePolicyFactory.class, TieredMergePolicyFactory.class, ConstantMergePolicyFactory.class,
+            PrefixMergePolicyFactory.class);
+
+    /**
+     * Prefix of the type ids in the resource registry. Two of our simple class names
+     * ({@code PrefixMergePolicyFactory}, {@code ConstantMergePolicyFactory}) are also the ids under which AsterixDB
+     * registers Hyracks' own factories, so ours cannot be registered under their simple names.
+     */
+    public static final String REGISTRY_ID_PREFIX = "lsmpolicies.";
+
+    private LsmPolicyFactories() {
+    }
+
+    /**
+     * The type id under which {@code factory} is written into an index's local resource, e.g.
+     * {@code lsmpolicies.BinomialMergePolicyFactory}. Persistent: an id, once written, must never change.
+     */
+    public static String registryId(Class<? extends StackMergePolicyFactory> factory) {
+        return REGISTRY_ID_PREFIX + factory.getSimpleName();
+    }
+
+    /** A new instance of {@code factory} (our factories have no fields and a public no-argument constructor). */
+    public static StackMergePolicyFactory instantiate(Class<? extends StackMergePolicyFactory> factory) {
+        try {
+            return factory.getConstructor().newInstance();
+        } catch (NoSuchMethodException | InstantiationException | IllegalAccessException
+                | InvocationTargetException e) {
+            throw new IllegalStateException("cannot create merge-policy factory " + factory.getName(), e);
+        }
+    }
+
+    /** The name AsterixDB files {@code factory} under, its {@code getName()}, e.g. {@code lsmpolicies-binomial}. */
+    public static String policyName(Class<? extends StackMergePolicyFactory> factory) {
+        return instantiate(factory).getName();
+    }
+}
