@@ -1,5 +1,7 @@
 package io.lsmpolicies.lsm.fuzz;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.lsmpolicies.lsm.CorruptionException;
 import io.lsmpolicies.lsm.manifest.ManifestEdit;
@@ -27,7 +29,9 @@ class DecoderFuzzTest {
     @FuzzTest(maxDuration = "30s")
     void writeBatch(byte[] data) {
         try {
-            WriteBatch.decode(data);
+            WriteBatch batch = WriteBatch.decode(data);
+            byte[] again = batch.encode(); // what decodes must encode to a record that decodes the same
+            assertThat(WriteBatch.decode(again).encode()).isEqualTo(again);
         } catch (IllegalArgumentException expected) {
             // refused, saying why
         }
@@ -37,7 +41,8 @@ class DecoderFuzzTest {
     @FuzzTest(maxDuration = "30s")
     void manifestEdit(byte[] data) {
         try {
-            ManifestEdit.decode(data, Path.of("MANIFEST-000001"), 0);
+            ManifestEdit edit = ManifestEdit.decode(data, Path.of("MANIFEST-000001"), 0);
+            assertThat(ManifestEdit.decode(edit.encode(), Path.of("MANIFEST-000001"), 0)).isEqualTo(edit);
         } catch (CorruptionException expected) {
             // refused, naming file and offset
         }
