@@ -7,6 +7,9 @@ import io.lsmpolicies.lsm.KeyValue;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreIterator;
 import io.lsmpolicies.lsm.StoreOptions;
+import io.lsmpolicies.lsm.io.FaultHook;
+import io.lsmpolicies.lsm.io.FileLayer;
+import io.lsmpolicies.lsm.io.FileOp;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
@@ -20,9 +23,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -315,11 +320,26 @@ class FeedServerTest {
 
     @Test
     void stopDrainsQueuedRecordsThenRefusesConnections() throws Exception {
-        // Flushes limited to 64 KiB/s with one immutable MemTable: the writer stalls, so records are still queued
-        // when the last byte has arrived (a faster machine or parser used to apply them all first).
-        open(StoreOptions.builder().memtableBytes(4096).maxImmutableMemtables(1).walMode(SyncMode.SYNC)
-                .writeBytesPerSecond(64 * 1024).build());
+        // The writer is held at its first WAL sync once the feed runs, so records are surely still queued when
+        // the last byte has arrived (timing alone proved flaky: a fast run applied them all first).
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean holding = new AtomicBoolean();
+        FaultHook hold = new FaultHook() {
+            @Override
+            public void before(FileOp op, Path path) {
+                if (op == FileOp.SYNC && holding.get() && path.getFileName().toString().endsWith(".log")) {
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+        };
+        store = LsmStore.open(dir.resolve("store"), StoreOptions.builder().memtableBytes(4096)
+                .maxImmutableMemtables(1).walMode(SyncMode.SYNC).build(), FileLayer.withFaults(hold));
         InetSocketAddress a = startFeed(adm().writerThreads(1).queueCapacity(100_000));
+        holding.set(true);
         int n = 1000;
         StringBuilder all = new StringBuilder();
         for (int i = 0; i < n; i++) {
@@ -328,7 +348,8 @@ class FeedServerTest {
         byte[] bytes = all.toString().getBytes(StandardCharsets.UTF_8);
         send(a, bytes);
         FeedStats before = await(x -> x.bytes() == bytes.length);
-        assertThat(before.records()).isLessThan(n); // some records still in flight
+        assertThat(before.records()).isLessThan(n); // held: records still in flight
+        release.countDown();
         feed.stop();
         FeedStats s = feed.stats();
         assertThat(s.state()).isEqualTo(Feed.State.STOPPED);
