@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
+import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
@@ -207,11 +208,11 @@ public final class DelayedBenchmark implements Callable<Integer> {
     }
 
     private static void ratio(String what, List<Run> base, List<Run> other,
-            java.util.function.ToDoubleFunction<Run> f) {
+            ToDoubleFunction<Run> f) {
         System.out.printf("  %-40s %.2f%n", what, median(other, f) / median(base, f));
     }
 
-    private static double median(List<Run> runs, java.util.function.ToDoubleFunction<Run> f) {
+    private static double median(List<Run> runs, ToDoubleFunction<Run> f) {
         double[] v = runs.stream().mapToDouble(f).sorted().toArray();
         return v.length == 0 ? Double.NaN : v[v.length / 2];
     }
