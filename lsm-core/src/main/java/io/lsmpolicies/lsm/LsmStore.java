@@ -154,6 +154,9 @@ public final class LsmStore implements Closeable {
     private final LongAdder tablesProbed = new LongAdder();
     private final AtomicLong flushedBytes = new AtomicLong();
     private final AtomicLong diskBytes = new AtomicLong();
+    /** The most SSTable bytes on disk since the last {@link FlushSample}. */
+    private final AtomicLong peakDiskBytes = new AtomicLong();
+    private volatile java.util.function.Consumer<FlushSample> flushListener;
     private long flushes;
     private long merges;
     private long virtualMerges;
@@ -677,6 +680,10 @@ public final class LsmStore implements Closeable {
         flushes++;
         componentSum += readView.components();
         flushMicros.recordValue((System.nanoTime() - start) / 1000);
+        java.util.function.Consumer<FlushSample> listener = flushListener;
+        if (listener != null) {
+            listener.accept(takeSample());
+        }
         scheduleMerges();
     }
 
@@ -994,6 +1001,7 @@ public final class LsmStore implements Closeable {
         long bytes = files.size(tablePath(number));
         long flushed = countsAsFlushed ? flushedBytes.addAndGet(bytes) : flushedBytes.get();
         long onDisk = diskBytes.addAndGet(bytes);
+        peakDiskBytes.accumulateAndGet(onDisk, Math::max);
         synchronized (flushMicros) {
             transientMax = Math.max(transientMax, (double) onDisk / Math.max(1, flushed));
         }
@@ -1683,6 +1691,32 @@ public final class LsmStore implements Closeable {
         } finally {
             mutex.unlock();
         }
+    }
+
+    /**
+     * Calls {@code listener} with a {@link FlushSample} each time a flush is installed, before the merges it
+     * triggers, in flush order; {@code null} removes it. The call holds the store's structure lock, so the listener
+     * must be quick and must not call back into the store. Flushes installed before this call are not reported.
+     */
+    public void onFlush(java.util.function.Consumer<FlushSample> listener) {
+        flushListener = listener;
+    }
+
+    /** The counters now, as a {@link FlushSample}; its peak covers the time since the previous sample. */
+    public FlushSample sample() {
+        mutex.lock();
+        try {
+            return takeSample();
+        } finally {
+            mutex.unlock();
+        }
+    }
+
+    /** REQUIRES: the mutex. Starts the next peak at the bytes on disk now. */
+    private FlushSample takeSample() {
+        long now = diskBytes.get();
+        long peak = Math.max(now, peakDiskBytes.getAndSet(now));
+        return new FlushSample(flushes, flushedBytes.get(), tableBytes, readView.components(), peak);
     }
 
     /** The live component set (what the manifest holds now). */
