@@ -41,8 +41,9 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
      * @param options     the store's options (policy, MemTable budget, WAL mode, device)
      * @param settings    the options as text, to compare the settings of DB instances sharing a store
      * @param metricsFile optional: where the last DB instance to close writes the store's metrics
+     * @param traceFile   optional: where the last DB instance to close writes the per-flush {@link TraceFile}
      */
-    public record Embedded(Path dir, StoreOptions options, String settings, Path metricsFile) {
+    public record Embedded(Path dir, StoreOptions options, String settings, Path metricsFile, Path traceFile) {
     }
 
     /**
@@ -161,8 +162,10 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
             String settings = POLICY + "=" + spec + ", " + MEMTABLE_SIZE + "=" + memtable + ", " + WAL + "="
                     + wal.name().toLowerCase(Locale.ROOT) + ", " + DEVICE + "=" + deviceName;
             String metrics = p.getProperty(METRICS_FILE);
+            String trace = p.getProperty(TraceFile.PROPERTY);
             return new BindingConfig(mode, new Embedded(dir, options, settings,
-                    metrics == null ? null : path(METRICS_FILE, metrics.trim())), null, schema);
+                    metrics == null ? null : path(METRICS_FILE, metrics.trim()),
+                    trace == null ? null : path(TraceFile.PROPERTY, trace.trim())), null, schema);
         }
         InetSocketAddress feed = address(p, FEED_ADDRESS, DEFAULT_FEED_ADDRESS);
         InetSocketAddress http = address(p, HTTP_ADDRESS, DEFAULT_HTTP_ADDRESS);

@@ -30,15 +30,22 @@ final class SharedStores {
         final LsmStore store;
         final String settings;
         final Path metricsFile;
+        final Path traceFile;
+        /** The flush rows of the trace, when one is asked for. */
+        final List<TraceFile.Row> trace = java.util.Collections.synchronizedList(new ArrayList<>());
         /** Serialises the writes of a key, so an update's read-modify-write is atomic in this process. */
         final KeyLocks locks = new KeyLocks();
         private int refs;
 
-        private Shared(Path dir, LsmStore store, String settings, Path metricsFile) {
+        private Shared(Path dir, LsmStore store, String settings, Path metricsFile, Path traceFile) {
             this.dir = dir;
             this.store = store;
             this.settings = settings;
             this.metricsFile = metricsFile;
+            this.traceFile = traceFile;
+            if (traceFile != null) {
+                store.onFlush(sample -> trace.add(row(TraceFile.Event.FLUSH, sample)));
+            }
         }
     }
 
@@ -75,7 +82,7 @@ final class SharedStores {
         } catch (IOException | RuntimeException e) {
             throw new DBException(BindingConfig.DIR + ": cannot open the store in " + dir + ": " + e.getMessage(), e);
         }
-        s = new Shared(dir, store, config.settings(), config.metricsFile());
+        s = new Shared(dir, store, config.settings(), config.metricsFile(), config.traceFile());
         s.refs = 1;
         OPEN.put(dir, s);
         BindingRuntime.ensureExitHook();
@@ -101,6 +108,9 @@ final class SharedStores {
                 if (s.metricsFile != null) {
                     writeMetrics(s);
                 }
+                if (s.traceFile != null) {
+                    writeTrace(s);
+                }
             } finally {
                 s.store.close();
             }
@@ -121,6 +131,19 @@ final class SharedStores {
             Files.createDirectories(parent);
         }
         JSON.writerWithDefaultPrettyPrinter().writeValue(s.metricsFile.toFile(), out);
+    }
+
+    private static void writeTrace(Shared s) throws IOException {
+        s.store.flush();
+        s.store.awaitMerges();
+        List<TraceFile.Row> rows = new ArrayList<>(s.trace);
+        rows.add(row(TraceFile.Event.END, s.store.sample()));
+        TraceFile.write(s.traceFile, rows);
+    }
+
+    private static TraceFile.Row row(TraceFile.Event event, io.lsmpolicies.lsm.FlushSample f) {
+        return new TraceFile.Row(event, f.flushes(), f.flushedBytes(), f.writtenBytes(), f.components(),
+                f.peakDiskBytes());
     }
 
     /** How many DB instances hold the store in {@code dir} (0: not open in this process). */

@@ -38,9 +38,22 @@ class EmbeddedWorkloadTest {
             "-p", "lsm.policy=binomial", "-p", "lsm.policy.k=3", "-p", "dataintegrity=true", "-p",
             "recordcount=" + RECORDS, "-p", "operationcount=" + OPERATIONS, "-threads", "4"};
 
-        YcsbClient.Result load = YcsbClient.run(true, "workloada", tmp, store);
+        Path trace = tmp.resolve("load-trace.csv");
+        YcsbClient.Result load = YcsbClient.run(true, "workloada", tmp,
+                concat(store, "-p", TraceFile.PROPERTY + "=" + trace));
         assertThat(load.exit()).as(load.describe()).isZero();
         assertThat(load.returns("INSERT")).as(load.describe()).isEqualTo(Map.of("Return=OK", (long) RECORDS));
+        // The load's per-flush trace: every flush a row (the last one the final flush at cleanup), binomial's
+        // depth bound k + 1 at each flush, and merges written beyond the flushes.
+        List<TraceFile.Row> rows = TraceFile.read(trace);
+        List<TraceFile.Row> flushRows = rows.subList(0, rows.size() - 1);
+        assertThat(flushRows).hasSizeGreaterThan(8).allMatch(r -> r.event() == TraceFile.Event.FLUSH)
+                .allMatch(r -> r.components() <= 4);
+        assertThat(flushRows.get(0).flushes()).isEqualTo(1);
+        TraceFile.Row end = rows.get(rows.size() - 1);
+        assertThat(end.flushes()).isEqualTo(flushRows.size());
+        assertThat(end.writtenBytes()).isGreaterThan(end.flushedBytes());
+        assertThat(end.flushedBytes()).isGreaterThan((long) RECORDS * 1000);
 
         String[] runArgs = concat(store, "-p", "lsm.metrics.file=" + metrics);
         YcsbClient.Result run = YcsbClient.run(false, "workloada", tmp, runArgs);
