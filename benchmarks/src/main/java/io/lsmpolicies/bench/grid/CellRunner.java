@@ -1,0 +1,177 @@
+package io.lsmpolicies.bench.grid;
+
+import io.lsmpolicies.ycsb.TraceFile;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+/**
+ * Runs one cell: YCSB's own {@code site.ycsb.Client} in a child JVM on the cell's binding, loading the paper's
+ * workload into an empty directory with the trace file on, then (optionally) a read-only run on the loaded store.
+ * Every cell gets a fresh JVM and directory, so no cell inherits another's heap, JIT or page-cache-warmed files
+ * beyond what the OS keeps.
+ */
+final class CellRunner {
+    private static final Pattern STATUS = Pattern.compile(" (\\d+) sec: (\\d+) operations;");
+
+    private final Settings settings;
+
+    /**
+     * The settings every cell shares.
+     *
+     * @param root      the repository (workloads/ and the modules' target/ directories)
+     * @param work      where the cells' data directories are made (each deleted after its cell)
+     * @param out       the results directory (traces and YCSB logs are kept there)
+     * @param records   records to load
+     * @param reads     read operations after the load (0: none)
+     * @param memtable  MemTable budget of every system
+     * @param wal       WAL mode of the systems that have one
+     * @param threads   YCSB client threads
+     * @param timeoutSeconds the longest a load may take before the cell is given up
+     * @param javaOptions JVM options of the child
+     */
+    record Settings(Path root, Path work, Path out, long records, long reads, String memtable, String wal,
+            int threads, long timeoutSeconds, List<String> javaOptions) {
+    }
+
+    CellRunner(Settings settings) {
+        this.settings = settings;
+    }
+
+    /** Runs {@code cell}, reporting operations done to {@code progress}. */
+    CellResult run(Cell cell, LongConsumer progress) throws IOException, InterruptedException {
+        Path dir = settings.work().resolve(cell.fileName());
+        deleteTree(dir);
+        Path trace = settings.out().resolve("traces").resolve(cell.fileName() + ".csv");
+        Files.createDirectories(trace.getParent());
+        Files.deleteIfExists(trace);
+        List<String> props = new ArrayList<>(cell.system().properties(cell.policy(), dir, settings.memtable(),
+                settings.wal(), cell.device()));
+        props.add("recordcount=" + settings.records());
+        try {
+            List<String> loadProps = new ArrayList<>(props);
+            loadProps.add(TraceFile.PROPERTY + "=" + trace);
+            Child load = runYcsb(cell, true, loadProps, "load", progress);
+            if (load.status != null) {
+                return new CellResult(cell, load.status, load.seconds, null, null, null, Double.NaN);
+            }
+            YcsbReport loadReport = YcsbReport.parse(load.stdout);
+            long failed = loadReport.failed("INSERT");
+            if (failed > 0 || loadReport.ok("INSERT") != settings.records()) {
+                return new CellResult(cell, "failed: " + loadReport.ok("INSERT") + " inserts OK, " + failed
+                        + " not (see " + log(cell, "load") + ")", load.seconds, loadReport, null, null, Double.NaN);
+            }
+            TraceSummary summary = TraceSummary.of(TraceFile.read(trace));
+            double model = cell.simulatable() ? ModelFit.simulate(cell.policy(), summary.flushSizes()) : Double.NaN;
+            YcsbReport readReport = null;
+            if (settings.reads() > 0) {
+                List<String> readProps = new ArrayList<>(props);
+                readProps.addAll(List.of("operationcount=" + settings.reads(), "readproportion=1",
+                        "updateproportion=0", "insertproportion=0", "scanproportion=0",
+                        "readmodifywriteproportion=0", "requestdistribution=zipfian"));
+                Child read = runYcsb(cell, false, readProps, "reads", progress);
+                if (read.status != null) {
+                    return new CellResult(cell, "reads " + read.status, load.seconds, loadReport, null, summary,
+                            model);
+                }
+                readReport = YcsbReport.parse(read.stdout);
+            }
+            double seconds = loadReport.get("OVERALL", "RunTime(ms)") / 1000.0;
+            return new CellResult(cell, "ok", seconds, loadReport, readReport, summary, model);
+        } finally {
+            deleteTree(dir);
+        }
+    }
+
+    private Path log(Cell cell, String phase) {
+        return settings.out().resolve("logs").resolve(cell.fileName() + "-" + phase + ".log");
+    }
+
+    private static final class Child {
+        String stdout;
+        String status;
+        double seconds;
+    }
+
+    private Child runYcsb(Cell cell, boolean load, List<String> props, String phase, LongConsumer progress)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(settings.javaOptions());
+        command.addAll(List.of("-cp", cell.system().classPath(settings.root()), "site.ycsb.Client",
+                load ? "-load" : "-t", "-db", cell.system().dbClass(), "-P",
+                settings.root().resolve("workloads").resolve("paper-load").toString(), "-threads",
+                Integer.toString(settings.threads()), "-s", "-p", "status.interval=1", "-p",
+                "hdrhistogram.percentiles=50,95,99,99.9"));
+        for (String p : props) {
+            command.add("-p");
+            command.add(p);
+        }
+        Path logFile = log(cell, phase);
+        Files.createDirectories(logFile.getParent());
+        Path stdoutFile = Files.createTempFile(settings.work(), "ycsb", ".out");
+        long start = System.nanoTime();
+        Process p = new ProcessBuilder(command).redirectOutput(stdoutFile.toFile()).start();
+        Thread errPump = new Thread(() -> pumpStatus(p, logFile, progress), "ycsb-stderr");
+        errPump.setDaemon(true);
+        errPump.start();
+        Child c = new Child();
+        boolean done = p.waitFor(settings.timeoutSeconds(), TimeUnit.SECONDS);
+        c.seconds = (System.nanoTime() - start) / 1e9;
+        if (!done) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.waitFor();
+            c.status = "timeout after " + settings.timeoutSeconds() + " s";
+        }
+        errPump.join(5_000);
+        c.stdout = Files.readString(stdoutFile, StandardCharsets.UTF_8);
+        Files.writeString(logFile, "\n--- stdout\n" + c.stdout, StandardCharsets.UTF_8,
+                java.nio.file.StandardOpenOption.APPEND, java.nio.file.StandardOpenOption.CREATE);
+        Files.deleteIfExists(stdoutFile);
+        if (done && p.exitValue() != 0) {
+            c.status = "failed: exit status " + p.exitValue() + " (see " + logFile + ")";
+        }
+        return c;
+    }
+
+    /** Copies the child's stderr into its log and reports the operations of YCSB's status lines. */
+    private static void pumpStatus(Process p, Path logFile, LongConsumer progress) {
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8));
+                var w = Files.newBufferedWriter(logFile, StandardCharsets.UTF_8)) {
+            for (String line; (line = r.readLine()) != null; ) {
+                Matcher m = STATUS.matcher(line);
+                if (m.find()) {
+                    progress.accept(Long.parseLong(m.group(2)));
+                } else {
+                    w.write(line);
+                    w.newLine();
+                }
+            }
+        } catch (IOException e) {
+            // the child is gone; its log is as complete as it got
+        }
+    }
+
+    static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(f);
+            }
+        }
+    }
+}

@@ -1,0 +1,101 @@
+package io.lsmpolicies.bench.grid;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * A system the policy grid runs under YCSB: our store ({@code lsm}) and the two peers, each a YCSB binding in its
+ * own module whose jar and {@code target/lib} make the child JVM's class path. Each maps the grid's settings onto
+ * its binding's properties; all three write the same {@code bench.trace.file}.
+ */
+public enum GridSystem {
+    /** Our engine, embedded ({@code ycsb-binding}, {@code io.lsmpolicies.ycsb.EmbeddedLsmDB}). */
+    LSM("ycsb-binding", "io.lsmpolicies.ycsb.EmbeddedLsmDB", "lsm"),
+    /** RocksDB through rocksdbjni ({@code ycsb-rocksdb}); policy {@code leveled} or {@code universal}. */
+    ROCKSDB("ycsb-rocksdb", "io.lsmpolicies.ycsb.rocksdb.RocksDbDB", "rocksdb"),
+    /** AsterixDB's LSM B-tree, Hyracks 0.3.8 ({@code ycsb-hyracks}); policy {@code prefix} or one of ours. */
+    HYRACKS("ycsb-hyracks", "io.lsmpolicies.ycsb.hyracks.HyracksLsmDB", "hyracks");
+
+    private final String module;
+    private final String dbClass;
+    private final String prefix;
+
+    GridSystem(String module, String dbClass, String prefix) {
+        this.module = module;
+        this.dbClass = dbClass;
+        this.prefix = prefix;
+    }
+
+    /** The name used in cell specs and results: {@code lsm}, {@code rocksdb}, {@code hyracks}. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The Maven module holding the binding. */
+    public String module() {
+        return module;
+    }
+
+    /** The YCSB DB class. */
+    public String dbClass() {
+        return dbClass;
+    }
+
+    /** The class path of the binding: its jar and its copied runtime libraries, under {@code root}. */
+    public String classPath(Path root) {
+        Path m = root.resolve(module).resolve("target");
+        return m.resolve(module + "-0.1.0-SNAPSHOT.jar") + java.io.File.pathSeparator + m.resolve("lib") + "/*";
+    }
+
+    /**
+     * The binding's YCSB properties for one cell.
+     *
+     * @param policy   the policy in the system's own syntax (ours: {@code NAME[:p=v,...]}; RocksDB: {@code leveled},
+     *                 {@code universal}, optionally {@code :size-ratio=B}; Hyracks: {@code prefix} or ours)
+     * @param dir      the data directory
+     * @param memtable the MemTable budget, e.g. {@code 256KB}
+     * @param wal      {@code sync}, {@code async} or {@code off} (Hyracks' tree has no log: ignored there)
+     * @param device   {@code none}, {@code ssd} or {@code hdd}
+     */
+    public List<String> properties(String policy, Path dir, String memtable, String wal, String device) {
+        List<String> p = new ArrayList<>();
+        p.add(prefix + ".dir=" + dir);
+        p.add(prefix + ".memtable.size=" + memtable);
+        p.add(prefix + ".device=" + device);
+        switch (this) {
+            case LSM -> {
+                p.add("lsm.policy=" + policy);
+                p.add("lsm.wal=" + wal);
+            }
+            case ROCKSDB -> {
+                String[] parts = policy.split(":", 2);
+                p.add("rocksdb.compaction=" + parts[0]);
+                if (parts.length == 2) {
+                    for (String kv : parts[1].split(",")) {
+                        p.add("rocksdb." + kv);
+                    }
+                }
+                p.add("rocksdb.wal=" + wal);
+            }
+            case HYRACKS -> p.add("hyracks.policy=" + policy);
+            default -> throw new AssertionError(this);
+        }
+        return p;
+    }
+
+    /**
+     * The system named {@code label}.
+     *
+     * @throws IllegalArgumentException listing the accepted names
+     */
+    public static GridSystem of(String label) {
+        for (GridSystem s : values()) {
+            if (s.label().equals(label)) {
+                return s;
+            }
+        }
+        throw new IllegalArgumentException("unknown system '" + label + "'; accepted: lsm, rocksdb, hyracks");
+    }
+}

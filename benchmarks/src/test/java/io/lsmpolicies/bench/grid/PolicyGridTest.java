@@ -1,0 +1,94 @@
+package io.lsmpolicies.bench.grid;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * The grid end to end on our store: YCSB loads in child JVMs, traces read, the model run, CSV and figures written,
+ * the table printed. (The peers' bindings are tested in their modules.) Needs ycsb-binding packaged, as the
+ * reactor build does before this module.
+ */
+@Timeout(300)
+class PolicyGridTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aSmallGridWritesTheCsvTheFiguresAndTheTable() throws Exception {
+        Path root = Path.of("..").toAbsolutePath().normalize();
+        assertThat(root.resolve("ycsb-binding/target/lib")).as("ycsb-binding must be packaged first").isDirectory();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream saved = System.out;
+        int exit;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            exit = new CommandLine(new PolicyGrid()).execute("--root", root.toString(), "--out", tmp.toString(),
+                    "--records", "4000", "--reads", "500", "--memtable", "64KB", "--cell", "lsm:binomial:k=3",
+                    "--cell", "lsm:constant:k=3", "--cell", "lsm:tiered:size-ratio=3", "--cell",
+                    "lsm:leveled:size-ratio=4,l0-trigger=2,base-level-bytes=524288,target-file-bytes=65536",
+                    "--java-option", "-Xmx256m", "--java-option", "-XX:TieredStopAtLevel=1");
+        } finally {
+            System.setOut(saved);
+        }
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(printed).isZero();
+        List<String> csv = Files.readAllLines(tmp.resolve("results.csv"));
+        assertThat(csv).hasSize(5);
+        assertThat(csv.subList(1, 5)).allMatch(l -> l.contains(",ok,4000,"));
+        // Constant merges everything every k flushes: far more write amplification than binomial at the same k.
+        double binomial = column(csv, 1, "write_amplification");
+        double constant = column(csv, 2, "write_amplification");
+        assertThat(constant).isGreaterThan(1.5 * binomial);
+        assertThat(binomial).isGreaterThan(1.5);
+        // The model agrees with the engine on the engine's own flush sizes, within the file overhead: a merged file
+        // carries one index, filter and footer for its inputs' several, so the engine writes a little less than the
+        // model's sum of input sizes (more so with these tiny 64 KB MemTables than in the benchmark).
+        for (int row = 1; row <= 3; row++) {
+            double observed = column(csv, row, "write_amplification");
+            double simulated = column(csv, row, "simulated_write_amplification");
+            assertThat(observed / simulated).as(csv.get(row)).isBetween(0.8, 1.02);
+        }
+        assertThat(csv.get(4)).contains(",leveled,4.0000,none,ok,"); // leveled: no model, read amp from levels
+        assertThat(column(csv, 1, "read_amplification")).isLessThanOrEqualTo(4.0);
+        assertThat(column(csv, 3, "read_amplification")).isGreaterThan(column(csv, 1, "read_amplification"));
+        assertThat(column(csv, 1, "read_p99_us")).isPositive();
+        for (String f : List.of("fig3-wa-vs-flushes-none.png", "fig5-read-vs-write-none.png",
+                "fig6-transient-space-none.png", "throughput-none.png", "fig11-model-vs-engine.png")) {
+            assertThat(tmp.resolve(f)).isNotEmptyFile();
+        }
+        assertThat(tmp.resolve("traces/lsm_binomial_k=3_none.csv")).isNotEmptyFile();
+        assertThat(printed).contains("lsm:binomial:k=3", "model check (Fig. 11): 3 cells", "R^2 = ");
+        assertThat(tmp.resolve("work")).doesNotExist();
+    }
+
+    @Test
+    void aBadCellIsRefusedBeforeAnythingRuns() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        PrintStream saved = System.err;
+        int exit;
+        try {
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            exit = new CommandLine(new PolicyGrid()).execute("--out", tmp.toString(), "--cell", "lsm:binomial:k=0");
+        } finally {
+            System.setErr(saved);
+        }
+        assertThat(exit).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8)).contains("bench-policies:", "k");
+    }
+
+    private static double column(List<String> csv, int row, String name) {
+        List<String> header = List.of(csv.get(0).split(","));
+        String[] f = csv.get(row).replaceAll("\"[^\"]*\"", "x").split(",", -1);
+        return Double.parseDouble(f[header.indexOf(name)]);
+    }
+}
