@@ -38,11 +38,12 @@ final class CellRunner {
      * @param memtable  MemTable budget of every system
      * @param wal       WAL mode of the systems that have one
      * @param threads   YCSB client threads
+     * @param target    YCSB's {@code -target} operations per second (0: unthrottled)
      * @param timeoutSeconds the longest a load may take before the cell is given up
      * @param javaOptions JVM options of the child
      */
     record Settings(Path root, Path work, Path out, long records, long reads, String memtable, String wal,
-            int threads, long timeoutSeconds, List<String> javaOptions) {
+            int threads, long target, long timeoutSeconds, List<String> javaOptions) {
     }
 
     CellRunner(Settings settings) {
@@ -114,6 +115,9 @@ final class CellRunner {
                 settings.root().resolve("workloads").resolve("paper-load").toString(), "-threads",
                 Integer.toString(settings.threads()), "-s", "-p", "status.interval=1", "-p",
                 "hdrhistogram.percentiles=50,95,99,99.9"));
+        if (settings.target() > 0) {
+            command.addAll(List.of("-target", Long.toString(settings.target())));
+        }
         for (String p : props) {
             command.add("-p");
             command.add(p);

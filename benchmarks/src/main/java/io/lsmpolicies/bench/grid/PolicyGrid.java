@@ -68,6 +68,10 @@ public final class PolicyGrid implements Callable<Integer> {
     @Option(names = "--threads", description = "YCSB client threads (default 1)")
     Integer threads;
 
+    @Option(names = "--target", description = "YCSB's -target: the most operations per second the client issues "
+            + "(0, the default: as fast as the system takes them)")
+    long target;
+
     @Option(names = "--timeout", description = "seconds a cell's load may take before it is given up")
     Long timeout;
 
@@ -130,7 +134,7 @@ public final class PolicyGrid implements Callable<Integer> {
             }
         }
         CellRunner runner = new CellRunner(new CellRunner.Settings(rootDir, workDir, outDir, n,
-                reads != null ? reads : p.reads, mem, walMode, threads != null ? threads : 1,
+                reads != null ? reads : p.reads, mem, walMode, threads != null ? threads : 1, target,
                 timeout != null ? timeout : p.timeoutSeconds, javaOptions != null ? javaOptions : List.of("-Xmx1g")));
         stdout.printf(Locale.ROOT, "bench-policies: %d cells, %,d records of 1 KB each (%s MemTables, WAL %s), "
                 + "results in %s%n", grid.size(), n, mem, walMode, outDir);
