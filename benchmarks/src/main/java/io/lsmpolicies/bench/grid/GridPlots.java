@@ -128,26 +128,25 @@ final class GridPlots {
     }
 
     private static CategoryChart transientSpace(List<CellResult> cells, String device) {
-        CategoryChart chart = new CategoryChartBuilder().width(1000).height(650)
-                .title("Transient space amplification (" + device + ")").xAxisTitle("")
-                .yAxisTitle("most SSTable bytes at once / bytes flushed").build();
-        style(chart.getStyler());
-        chart.getStyler().setLegendVisible(false);
-        chart.getStyler().setXAxisLabelRotation(60);
-        chart.addSeries("transient space amplification", cells.stream().map(r -> seriesName(r.cell())).toList(),
-                cells.stream().map(r -> r.trace().transientSpaceAmplification()).toList());
-        return chart;
+        return bars("Transient space amplification (" + device + ")", "most SSTable bytes at once / bytes flushed",
+                cells, r -> r.trace().transientSpaceAmplification());
     }
 
     private static CategoryChart throughput(List<CellResult> cells, String device) {
-        CategoryChart chart = new CategoryChartBuilder().width(1000).height(650)
-                .title("Load throughput (" + device + ", records/s, higher is better)").xAxisTitle("")
-                .yAxisTitle("records/s").build();
+        return bars("Load throughput (" + device + ", records/s, higher is better)", "records/s", cells,
+                r -> r.load().throughput());
+    }
+
+    /** One bar per cell. */
+    private static CategoryChart bars(String title, String yTitle, List<CellResult> cells,
+            java.util.function.ToDoubleFunction<CellResult> value) {
+        CategoryChart chart = new CategoryChartBuilder().width(1000).height(650).title(title).xAxisTitle("")
+                .yAxisTitle(yTitle).build();
         style(chart.getStyler());
         chart.getStyler().setLegendVisible(false);
         chart.getStyler().setXAxisLabelRotation(60);
-        chart.addSeries("load", cells.stream().map(r -> seriesName(r.cell())).toList(),
-                cells.stream().map(r -> r.load().throughput()).toList());
+        chart.addSeries(yTitle, cells.stream().map(r -> seriesName(r.cell())).toList(),
+                cells.stream().map(r -> value.applyAsDouble(r)).toList());
         return chart;
     }
 

@@ -1,6 +1,7 @@
 package io.lsmpolicies.bench.grid;
 
 import io.lsmpolicies.merge.MergePolicies;
+import io.lsmpolicies.merge.sim.FlushSizeSources;
 import io.lsmpolicies.merge.sim.FlushSizes;
 import io.lsmpolicies.merge.sim.Simulator;
 
@@ -18,27 +19,7 @@ public final class ModelFit {
      * {@code writeAmplification} (flush writes plus merge outputs over flushed bytes), the trace's definition.
      */
     public static double simulate(String policy, long[] flushSizes) {
-        FlushSizes sizes = new FlushSizes() {
-            private int next;
-
-            @Override
-            public long next() {
-                if (next >= flushSizes.length) {
-                    throw new java.util.NoSuchElementException("the trace has " + flushSizes.length + " flushes");
-                }
-                return flushSizes[next++];
-            }
-
-            @Override
-            public long remaining() {
-                return flushSizes.length - next;
-            }
-
-            @Override
-            public String describe() {
-                return "trace of " + flushSizes.length + " flushes";
-            }
-        };
+        FlushSizes sizes = FlushSizeSources.of(flushSizes, "trace of " + flushSizes.length + " flushes");
         return new Simulator(MergePolicies.parse(policy), sizes, 0).run(flushSizes.length).writeAmplification();
     }
 

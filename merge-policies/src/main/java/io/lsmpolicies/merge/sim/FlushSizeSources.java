@@ -133,8 +133,23 @@ public final class FlushSizeSources {
         if (n == 0) {
             throw new IllegalArgumentException("trace " + file + " holds no flush size");
         }
-        long[] all = Arrays.copyOf(sizes, n);
-        String description = "trace:" + file;
+        return of(Arrays.copyOf(sizes, n), "trace:" + file);
+    }
+
+    /**
+     * The sizes {@code sizes}, in order, then no more (e.g. the flush sizes an engine recorded).
+     *
+     * @param description the source's text form
+     * @throws IllegalArgumentException if a size is negative
+     */
+    public static FlushSizes of(long[] sizes, String description) {
+        long[] all = sizes.clone();
+        for (int i = 0; i < all.length; i++) {
+            if (all[i] < 0) {
+                throw new IllegalArgumentException(description + ": flush " + (i + 1) + " has negative size "
+                        + all[i]);
+            }
+        }
         return new FlushSizes() {
             private int next;
 
