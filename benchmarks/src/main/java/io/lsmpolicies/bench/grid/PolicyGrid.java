@@ -29,9 +29,11 @@ import picocli.CommandLine.Option;
         description = {"Runs the merge-policy grid (policy x k x device) of Mao et al. under YCSB and writes CSV and "
                 + "plots (docs/benchmarks.md).", "Presets: quick (the default; a few policies and peers, minutes), "
                 + "paper (every stack policy at k = 3..10, tiered and leveled at B = 4..32, peers, three devices; "
-                + "hours). Options given after the preset override it."})
+                + "hours), asterixdb (AsterixDB's LSM B-tree with its prefix policy and with ours through the adapter, "
+                + "issue 8). Options given after the preset override it."})
 public final class PolicyGrid implements Callable<Integer> {
-    @Option(names = "--preset", description = "quick or paper (default ${DEFAULT-VALUE})", defaultValue = "quick")
+    @Option(names = "--preset", description = "quick, paper or asterixdb (default ${DEFAULT-VALUE})",
+            defaultValue = "quick")
     String preset;
 
     @Option(names = "--cell", description = "a cell, SYSTEM:POLICY (lsm:binomial:k=6, rocksdb:leveled, "
@@ -191,13 +193,14 @@ public final class PolicyGrid implements Callable<Integer> {
     }
 
     /**
-     * Our leveled policy scaled to the grid's small MemTables as the paper configured it (two SSTables in level 0)
-     * and as RocksDB sizes its levels (the base level holds what level 0 drains; output files one MemTable).
+     * Our leveled policy scaled to the grid's small MemTables: two SSTables in level 0 (the paper's setting), and
+     * RocksDB's default proportions (a base level as large as level 0 at its trigger, 256 MiB = 4 x 64 MiB; output
+     * files of one MemTable).
      */
     private String leveled(int b) {
         long mem = ByteSizes.parse(memtable != null ? memtable : "256KB");
-        return "leveled:size-ratio=" + b + ",l0-trigger=2,base-level-bytes=" + (2 * mem * b)
-                + ",target-file-bytes=" + mem;
+        return "leveled:size-ratio=" + b + ",l0-trigger=2,base-level-bytes=" + (2 * mem) + ",target-file-bytes="
+                + mem;
     }
 
     private static void writeCsv(List<CellResult> results, Path file) throws IOException {
@@ -320,8 +323,13 @@ public final class PolicyGrid implements Callable<Integer> {
                         List.of(3, 4, 5, 6, 7, 8, 10), List.of(4, 8, 16, 32),
                         List.of("rocksdb:leveled", "rocksdb:universal", "hyracks:prefix", "hyracks:binomial:k=6",
                                 "hyracks:minlatency:k=6"), List.of("none", "ssd", "hdd"), 600_000, 50_000, 3_600);
+                case "asterixdb" -> new Preset(List.of(), List.of(), List.of(), List.of("hyracks:prefix",
+                        "hyracks:binomial:k=4", "hyracks:minlatency:k=4", "hyracks:bigtable:k=4",
+                        "hyracks:exploring:k=4", "hyracks:tiered:size-ratio=4", "hyracks:binomial:k=6",
+                        "hyracks:minlatency:k=6", "lsm:prefix", "lsm:binomial:k=4", "lsm:binomial:k=6"),
+                        List.of("none"), 100_000, 0, 1_800);
                 default -> throw new CommandLine.ParameterException(new CommandLine(new PolicyGrid()),
-                        "unknown preset '" + name + "'; accepted: quick, paper");
+                        "unknown preset '" + name + "'; accepted: quick, paper, asterixdb");
             };
         }
     }
