@@ -240,8 +240,11 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
         return new PolicySpec(spec.name(), params);
     }
 
-    /** YCSB's field names: {@code fieldnameprefix} (default "field") followed by 0 .. fieldcount-1 (default 10). */
-    private static Set<String> schema(Properties p) {
+    /**
+     * YCSB's field names: {@code fieldnameprefix} (default "field") followed by 0 .. fieldcount-1 (default 10); empty
+     * if {@code fieldcount} is not a number. An update writing all of them replaces the record without reading it.
+     */
+    public static Set<String> schema(Properties p) {
         String prefix = p.getProperty("fieldnameprefix", "field");
         long count;
         try {

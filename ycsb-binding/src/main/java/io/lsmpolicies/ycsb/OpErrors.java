@@ -6,9 +6,10 @@ import site.ycsb.Status;
 /**
  * Reports failed operations on stderr without flooding it: the first {@link #VERBOSE} failures of the process
  * with their cause, then every {@link #EVERY}-th as a count. YCSB counts the returned statuses itself
- * ({@code [READ], Return=ERROR, n}). Thread-safe.
+ * ({@code [READ], Return=ERROR, n}). Thread-safe. Public so that a peer system's binding ({@code ycsb-rocksdb})
+ * reports its failures the same way.
  */
-final class OpErrors {
+public final class OpErrors {
     static final int VERBOSE = 10;
     static final long EVERY = 10_000;
     private static final System.Logger LOG = System.getLogger("io.lsmpolicies.ycsb");
@@ -18,7 +19,7 @@ final class OpErrors {
     }
 
     /** Logs the failure of {@code op} on {@code key}; returns {@link Status#ERROR}. */
-    static Status error(String op, String key, Throwable cause) {
+    public static Status error(String op, String key, Throwable cause) {
         long n = FAILURES.incrementAndGet();
         if (n <= VERBOSE) {
             LOG.log(System.Logger.Level.WARNING, op + " " + key + " failed: " + cause, cause);

@@ -21,25 +21,26 @@ import site.ycsb.ByteIterator;
  * {@code {"YCSB_KEY":"user123","field0":hex("..."),...}} (the AsterixDB YCSB client's record), the key encoded by
  * {@link KeyEncoder} as the single string field {@code YCSB_KEY}, the value by {@link ValueCodec}. Fields follow
  * the key in {@link #FIELD_ORDER} (shorter names first, then alphabetical: field0 .. field9, field10 ..); an
- * update keeps the stored order and appends new fields. Stateless.
+ * update keeps the stored order and appends new fields. Stateless. Public so that a peer system's binding
+ * ({@code ycsb-rocksdb}) stores exactly these key and value bytes.
  */
-final class YcsbRecord {
+public final class YcsbRecord {
     /** The primary key field, as AsterixDB's YCSB client names it. */
-    static final String KEY_FIELD = "YCSB_KEY";
+    public static final String KEY_FIELD = "YCSB_KEY";
     /** The order of a new record's fields. */
-    static final Comparator<String> FIELD_ORDER = Comparator.comparingInt(String::length)
+    public static final Comparator<String> FIELD_ORDER = Comparator.comparingInt(String::length)
             .thenComparing(Comparator.naturalOrder());
 
     private YcsbRecord() {
     }
 
     /** The store key of YCSB key {@code key}. */
-    static byte[] key(String key) {
+    public static byte[] key(String key) {
         return KeyEncoder.of(key);
     }
 
     /** A new record: the key, then {@code values} in {@link #FIELD_ORDER}, each as binary ({@code hex}). */
-    static AdmValue.Obj of(String key, Map<String, ByteIterator> values) {
+    public static AdmValue.Obj of(String key, Map<String, ByteIterator> values) {
         Map<String, AdmValue> fields = new LinkedHashMap<>();
         fields.put(KEY_FIELD, new AdmValue.Str(key));
         List<String> names = new ArrayList<>(values.keySet());
@@ -51,7 +52,7 @@ final class YcsbRecord {
     }
 
     /** {@code stored} with {@code values} written over it: replaced in place, new fields appended in order. */
-    static AdmValue.Obj merge(AdmValue.Obj stored, Map<String, ByteIterator> values) {
+    public static AdmValue.Obj merge(AdmValue.Obj stored, Map<String, ByteIterator> values) {
         Map<String, AdmValue> fields = new LinkedHashMap<>(stored.fields());
         List<String> names = new ArrayList<>(values.keySet());
         names.sort(FIELD_ORDER);
@@ -65,19 +66,19 @@ final class YcsbRecord {
      * Whether an update of {@code values} writes every field of {@code schema} (and no other), so it may replace
      * the record without reading it, as the feed's upsert does.
      */
-    static boolean isWhole(Map<String, ByteIterator> values, Set<String> schema) {
+    public static boolean isWhole(Map<String, ByteIterator> values, Set<String> schema) {
         return !schema.isEmpty() && values.size() == schema.size() && schema.containsAll(values.keySet());
     }
 
     /** The stored value of {@code record}. */
-    static byte[] encode(AdmValue.Obj record) {
+    public static byte[] encode(AdmValue.Obj record) {
         return ValueCodec.encode(record);
     }
 
     /**
      * @throws IllegalArgumentException if {@code value} is not a stored record, or not an object
      */
-    static AdmValue.Obj decode(byte[] value) {
+    public static AdmValue.Obj decode(byte[] value) {
         if (ValueCodec.decode(value) instanceof AdmValue.Obj o) {
             return o;
         }
@@ -93,7 +94,7 @@ final class YcsbRecord {
      * Puts {@code fields} of {@code record} (all but the key when null; absent ones are left out) into
      * {@code out}: binary fields as their bytes, strings as UTF-8, anything else as its ADM text.
      */
-    static void fields(AdmValue.Obj record, Set<String> fields, Map<String, ByteIterator> out) {
+    public static void fields(AdmValue.Obj record, Set<String> fields, Map<String, ByteIterator> out) {
         if (fields == null) {
             record.fields().forEach((name, v) -> {
                 if (!name.equals(KEY_FIELD)) {

@@ -72,6 +72,13 @@ public enum GridSystem {
             case ROCKSDB -> {
                 String[] parts = policy.split(":", 2);
                 p.add("rocksdb.compaction=" + parts[0]);
+                // RocksDB's default proportions at the grid's MemTable: 4 level-0 files make the base level (its
+                // 256 MiB = 4 x 64 MiB), output files of one MemTable (its 64 MiB).
+                long mem = io.lsmpolicies.lsm.ByteSizes.parse(memtable);
+                if (parts[0].equals("leveled")) {
+                    p.add("rocksdb.base-level-bytes=" + 4 * mem);
+                }
+                p.add("rocksdb.target-file-bytes=" + mem);
                 if (parts.length == 2) {
                     for (String kv : parts[1].split(",")) {
                         p.add("rocksdb." + kv);

@@ -95,7 +95,10 @@ class GridPartsTest {
         assertThat(GridSystem.LSM.properties("binomial:k=4", d, "256KB", "off", "ssd")).containsExactly(
                 "lsm.dir=/d", "lsm.memtable.size=256KB", "lsm.device=ssd", "lsm.policy=binomial:k=4", "lsm.wal=off");
         assertThat(GridSystem.ROCKSDB.properties("universal:size-ratio=4", d, "256KB", "off", "none"))
-                .contains("rocksdb.compaction=universal", "rocksdb.size-ratio=4", "rocksdb.wal=off");
+                .contains("rocksdb.compaction=universal", "rocksdb.size-ratio=4", "rocksdb.wal=off",
+                        "rocksdb.target-file-bytes=262144");
+        assertThat(GridSystem.ROCKSDB.properties("leveled", d, "256KB", "off", "none"))
+                .contains("rocksdb.base-level-bytes=1048576");
         assertThat(GridSystem.HYRACKS.properties("prefix", d, "256KB", "off", "hdd"))
                 .contains("hyracks.policy=prefix", "hyracks.device=hdd").noneMatch(p -> p.contains("wal"));
         assertThat(TraceFile.PROPERTY).isEqualTo("bench.trace.file");

@@ -1,0 +1,278 @@
+package io.lsmpolicies.ycsb.rocksdb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.lsmpolicies.lsm.LsmStore;
+import io.lsmpolicies.lsm.StoreOptions;
+import io.lsmpolicies.ycsb.EmbeddedLsmDB;
+import io.lsmpolicies.ycsb.YcsbRecord;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.Vector;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+import site.ycsb.StringByteIterator;
+
+/** The RocksDB peer's operations, its sharing of one database among client threads, and what it stores. */
+@Timeout(60)
+class RocksDbDBTest {
+    @TempDir
+    Path tmp;
+
+    private Properties props(Path dir, String... more) {
+        Properties p = new Properties();
+        p.setProperty("rocksdb.dir", dir.toString());
+        p.setProperty("rocksdb.memtable.size", "64KB");
+        for (int i = 0; i < more.length; i += 2) {
+            p.setProperty(more[i], more[i + 1]);
+        }
+        return p;
+    }
+
+    private static DB db(Properties p) throws DBException {
+        DB db = new RocksDbDB();
+        db.setProperties(p);
+        db.init();
+        return db;
+    }
+
+    static Map<String, ByteIterator> values(String... fieldValue) {
+        Map<String, ByteIterator> m = new HashMap<>();
+        for (int i = 0; i < fieldValue.length; i += 2) {
+            m.put(fieldValue[i], new StringByteIterator(fieldValue[i + 1]));
+        }
+        return m;
+    }
+
+    static Map<String, ByteIterator> fields10(String tag) {
+        Map<String, ByteIterator> m = new HashMap<>();
+        for (int f = 0; f < 10; f++) {
+            m.put("field" + f, new StringByteIterator(tag + "-" + f));
+        }
+        return m;
+    }
+
+    static Map<String, String> read(DB db, String key, Set<String> fields) {
+        Map<String, ByteIterator> out = new HashMap<>();
+        Status s = db.read("usertable", key, fields, out);
+        if (s != Status.OK) {
+            return null;
+        }
+        Map<String, String> r = new HashMap<>();
+        out.forEach((k, v) -> r.put(k, new String(v.toArray(), StandardCharsets.UTF_8)));
+        return r;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"leveled", "universal"})
+    void readScanUpdateAndDeleteFollowYcsbsContract(String compaction) throws Exception {
+        DB db = db(props(tmp.resolve("db"), "rocksdb.compaction", compaction));
+        for (int i = 0; i < 50; i++) {
+            String key = String.format("user%02d", i);
+            assertThat(db.insert("usertable", key, fields10(key))).isEqualTo(Status.OK);
+        }
+        assertThat(read(db, "user07", Set.of("field1", "field9", "nofield")))
+                .containsOnly(Map.entry("field1", "user07-1"), Map.entry("field9", "user07-9"));
+        assertThat(read(db, "absent", null)).isNull();
+        assertThat(db.read("usertable", "absent", null, new HashMap<>())).isEqualTo(Status.NOT_FOUND);
+
+        // an update of some fields keeps the others; a new field is added
+        assertThat(db.update("usertable", "user07", values("field1", "new", "extra", "x"))).isEqualTo(Status.OK);
+        assertThat(read(db, "user07", null)).hasSize(11).containsEntry("field1", "new")
+                .containsEntry("field2", "user07-2").containsEntry("extra", "x");
+        // an update of an absent record writes nothing
+        assertThat(db.update("usertable", "absent", values("field1", "v"))).isEqualTo(Status.NOT_FOUND);
+        assertThat(read(db, "absent", null)).isNull();
+        // an update of every field of the schema replaces the record, also an absent one, without reading it
+        assertThat(db.update("usertable", "user08", fields10("whole"))).isEqualTo(Status.OK);
+        assertThat(read(db, "user08", null)).hasSize(10).containsEntry("field0", "whole-0");
+        assertThat(db.update("usertable", "user99", fields10("whole"))).isEqualTo(Status.OK);
+        assertThat(read(db, "user99", null)).hasSize(10);
+
+        Vector<HashMap<String, ByteIterator>> rows = new Vector<>();
+        assertThat(db.scan("usertable", "user10", 5, Set.of("field0"), rows)).isEqualTo(Status.OK);
+        assertThat(rows).hasSize(5);
+        for (int i = 0; i < 5; i++) {
+            assertThat(rows.get(i)).containsOnlyKeys("field0");
+            assertThat(rows.get(i).get("field0").toString()).isEqualTo(String.format("user%02d-0", 10 + i));
+        }
+
+        assertThat(db.delete("usertable", "user11")).isEqualTo(Status.OK);
+        assertThat(db.delete("usertable", "never")).isEqualTo(Status.OK);
+        assertThat(read(db, "user11", null)).isNull();
+        rows.clear();
+        assertThat(db.scan("usertable", "user10", 3, null, rows)).isEqualTo(Status.OK);
+        assertThat(rows).extracting(r -> r.get("field0").toString())
+                .containsExactly("user10-0", "user12-0", "user13-0");
+        assertThat(rows.get(0)).hasSize(10).doesNotContainKey(YcsbRecord.KEY_FIELD);
+        rows.clear();
+        assertThat(db.scan("usertable", "user98", 10, null, rows)).isEqualTo(Status.OK);
+        assertThat(rows).as("the scan stops at the last record").hasSize(1);
+        db.cleanup();
+
+        // reopened: everything was kept (the MemTable was flushed at the last cleanup)
+        DB again = db(props(tmp.resolve("db"), "rocksdb.compaction", compaction));
+        assertThat(read(again, "user07", null)).hasSize(11).containsEntry("field1", "new");
+        assertThat(read(again, "user11", null)).isNull();
+        again.cleanup();
+    }
+
+    @Test
+    void clientThreadsShareOneDatabaseAndTheLastCleanupClosesIt() throws Exception {
+        Path dir = tmp.resolve("db");
+        int threads = 4;
+        int perThread = 500;
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<DB>> inits = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                inits.add(pool.submit(() -> db(props(dir))));
+            }
+            List<DB> dbs = new ArrayList<>();
+            for (Future<DB> f : inits) {
+                dbs.add(f.get());
+            }
+            assertThat(SharedRocksDbs.references(dir)).isEqualTo(threads);
+
+            List<Future<Void>> writes = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                DB db = dbs.get(t);
+                int thread = t;
+                writes.add(pool.submit((Callable<Void>) () -> {
+                    for (int i = 0; i < perThread; i++) {
+                        String key = "user" + thread + "-" + i;
+                        assertThat(db.insert("usertable", key, fields10(key))).isEqualTo(Status.OK);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<Void> f : writes) {
+                f.get();
+            }
+            for (DB db : dbs) { // every instance sees every thread's records
+                for (int t = 0; t < threads; t++) {
+                    assertThat(read(db, "user" + t + "-7", null)).containsEntry("field3", "user" + t + "-7-3")
+                            .hasSize(10);
+                }
+            }
+            for (int t = 0; t < threads - 1; t++) {
+                dbs.get(t).cleanup();
+            }
+            assertThat(SharedRocksDbs.references(dir)).isEqualTo(1);
+            assertThat(read(dbs.get(threads - 1), "user0-1", Set.of("field0")))
+                    .containsExactly(Map.entry("field0", "user0-1-0"));
+            dbs.get(threads - 1).cleanup();
+            assertThat(SharedRocksDbs.references(dir)).isZero();
+        } finally {
+            pool.shutdownNow();
+        }
+        // closed: the directory is free (RocksDB's lock released), and it holds every record
+        try (Options o = new Options(); RocksDB rocks = RocksDB.open(o, dir.toString())) {
+            assertThat(rocks.getLongProperty("rocksdb.estimate-num-keys")).isEqualTo(threads * perThread);
+            assertThat(rocks.getLongProperty("rocksdb.num-entries-active-mem-table"))
+                    .as("the last cleanup flushed the MemTable; nothing was replayed from the WAL").isZero();
+        }
+    }
+
+    @Test
+    void concurrentUpdatesOfDifferentFieldsOfOneRecordAreAllKept() throws Exception {
+        Path dir = tmp.resolve("db");
+        int threads = 4;
+        int rounds = 300;
+        List<DB> dbs = new ArrayList<>();
+        for (int t = 0; t < threads; t++) {
+            dbs.add(db(props(dir)));
+        }
+        assertThat(dbs.get(0).insert("usertable", "hot", fields10("hot"))).isEqualTo(Status.OK);
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Void>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                DB db = dbs.get(t);
+                String field = "field" + t;
+                done.add(pool.submit((Callable<Void>) () -> {
+                    for (int r = 0; r < rounds; r++) {
+                        assertThat(db.update("usertable", "hot", values(field, field + "@" + r)))
+                                .isEqualTo(Status.OK);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<Void> f : done) {
+                f.get();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        // a read-modify-write that raced another would have put back an old value of the other thread's field
+        Map<String, String> rec = read(dbs.get(0), "hot", null);
+        for (int t = 0; t < threads; t++) {
+            assertThat(rec).containsEntry("field" + t, "field" + t + "@" + (rounds - 1));
+        }
+        for (int f = threads; f < 10; f++) {
+            assertThat(rec).containsEntry("field" + f, "hot-" + f);
+        }
+        for (DB db : dbs) {
+            db.cleanup();
+        }
+    }
+
+    @Test
+    void otherSettingsForADatabaseOpenInThisProcessAreRefused() throws Exception {
+        Path dir = tmp.resolve("db");
+        DB first = db(props(dir));
+        DBException e = catchThrowableOfType(DBException.class,
+                () -> db(props(dir, "rocksdb.compaction", "universal")));
+        assertThat(e).hasMessageContaining("rocksdb.dir").hasMessageContaining("rocksdb.compaction=leveled")
+                .hasMessageContaining("rocksdb.compaction=universal");
+        assertThat(SharedRocksDbs.references(dir)).isEqualTo(1);
+        first.cleanup();
+        assertThat(SharedRocksDbs.references(dir)).isZero();
+    }
+
+    @Test
+    void recordsAreStoredWithTheKeyAndValueBytesOfOurEngine() throws Exception {
+        Path rocksDir = tmp.resolve("rocks");
+        Path lsmDir = tmp.resolve("lsm");
+        DB rocks = db(props(rocksDir));
+        Properties lsmProps = new Properties();
+        lsmProps.setProperty("lsm.dir", lsmDir.toString());
+        DB lsm = new EmbeddedLsmDB();
+        lsm.setProperties(lsmProps);
+        lsm.init();
+        for (DB db : List.of(rocks, lsm)) {
+            assertThat(db.insert("usertable", "user1", fields10("a"))).isEqualTo(Status.OK);
+            assertThat(db.insert("usertable", "user2", values("field3", "x", "field10", "y", "field1", "z")))
+                    .isEqualTo(Status.OK);
+            assertThat(db.update("usertable", "user2", values("field0", "u", "extra", "e"))).isEqualTo(Status.OK);
+            db.cleanup();
+        }
+        try (Options o = new Options(); RocksDB r = RocksDB.openReadOnly(o, rocksDir.toString());
+             LsmStore s = LsmStore.open(lsmDir, StoreOptions.defaults())) {
+            for (String key : List.of("user1", "user2")) {
+                byte[] k = YcsbRecord.key(key);
+                assertThat(r.get(k)).as(key).isNotNull().isEqualTo(s.get(k));
+            }
+        }
+    }
+}
