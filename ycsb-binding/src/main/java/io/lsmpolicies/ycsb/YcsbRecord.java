@@ -21,8 +21,8 @@ import site.ycsb.ByteIterator;
  * {@code {"YCSB_KEY":"user123","field0":hex("..."),...}} (the AsterixDB YCSB client's record), the key encoded by
  * {@link KeyEncoder} as the single string field {@code YCSB_KEY}, the value by {@link ValueCodec}. Fields follow
  * the key in {@link #FIELD_ORDER} (shorter names first, then alphabetical: field0 .. field9, field10 ..); an
- * update keeps the stored order and appends new fields. Stateless. Public so that a peer system's binding
- * ({@code ycsb-rocksdb}) stores exactly these key and value bytes.
+ * update keeps the stored order and appends new fields. Stateless. Public so that the peer bindings
+ * ({@code ycsb-rocksdb}, {@code ycsb-hyracks}) store exactly these key and value bytes.
  */
 public final class YcsbRecord {
     /** The primary key field, as AsterixDB's YCSB client names it. */

@@ -39,6 +39,15 @@ public abstract class StackMergePolicyFactory implements ILSMMergePolicyFactory 
     protected abstract AsterixParameters parameters();
 
     /**
+     * The policy this factory creates and its AsterixDB parameter names, each with the name of our parameter it
+     * sets: what {@link #createMergePolicy} reads its configuration with (used to configure the factory from our
+     * own {@code NAME:param=value} syntax).
+     */
+    public final AsterixParameters asterixParameters() {
+        return parameters();
+    }
+
+    /**
      * The name AsterixDB knows the policy by: {@link #NAME_PREFIX} and our policy name, e.g.
      * {@code lsmpolicies-binomial}.
      */
