@@ -149,6 +149,9 @@ public final class Feed implements AutoCloseable {
         FeedConnection c = new FeedConnection(id, ch, config, counters, writers);
         open.put(id, c);
         c.done().whenComplete((v, e) -> open.remove(id, c));
+        if (config.tls() != null) {
+            ch.pipeline().addLast(config.tls().newHandler(ch.alloc()));
+        }
         ch.pipeline().addLast(c);
     }
 

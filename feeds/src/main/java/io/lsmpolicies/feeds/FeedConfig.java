@@ -1,5 +1,6 @@
 package io.lsmpolicies.feeds;
 
+import io.netty.handler.ssl.SslContext;
 import java.util.Objects;
 
 /**
@@ -22,10 +23,13 @@ import java.util.Objects;
  * @param badRecords      what to do after a bad record; default {@link BadRecordPolicy#LOG_AND_CONTINUE}
  * @param maxConnections  connections open at once; one more is closed at once (and logged), so a flood of
  *                        clients cannot exhaust memory or threads; default 64, in [1, 65536]
+ * @param tls             a server TLS context: each connection starts with a TLS handshake (Netty's
+ *                        {@code SslHandler}) and its records are read from the decrypted stream; default null,
+ *                        plain TCP
  */
 public record FeedConfig(String name, RecordFormat format, Dataset dataset, int maxRecordBytes, int queueCapacity,
         int writerThreads, int ioThreads, boolean insertIfAbsent, boolean acks, BadRecordPolicy badRecords,
-        int maxConnections) {
+        int maxConnections, SslContext tls) {
 
     /**
      * The default event-loop count: the number of processors, at most 64. Parsing happens on the event loops, so
@@ -48,6 +52,9 @@ public record FeedConfig(String name, RecordFormat format, Dataset dataset, int 
         range("writerThreads", writerThreads, 1, 64);
         range("ioThreads", ioThreads, 1, 64);
         range("maxConnections", maxConnections, 1, 65536);
+        if (tls != null && tls.isClient()) {
+            throw new IllegalArgumentException("feed setting tls must be a server context");
+        }
     }
 
     private static void range(String setting, long value, long min, long max) {
@@ -74,6 +81,7 @@ public record FeedConfig(String name, RecordFormat format, Dataset dataset, int 
         private boolean acks;
         private BadRecordPolicy badRecords = BadRecordPolicy.LOG_AND_CONTINUE;
         private int maxConnections = 64;
+        private SslContext tls;
 
         private Builder(String name, RecordFormat format, Dataset dataset) {
             this.name = name;
@@ -116,6 +124,12 @@ public record FeedConfig(String name, RecordFormat format, Dataset dataset, int 
             return this;
         }
 
+        /** A server TLS context, or null (the default) for plain TCP. */
+        public Builder tls(SslContext v) {
+            tls = v;
+            return this;
+        }
+
         public Builder badRecords(BadRecordPolicy v) {
             badRecords = v;
             return this;
@@ -124,7 +138,7 @@ public record FeedConfig(String name, RecordFormat format, Dataset dataset, int 
         /** @throws IllegalArgumentException naming the setting, the value and the accepted range */
         public FeedConfig build() {
             return new FeedConfig(name, format, dataset, maxRecordBytes, queueCapacity, writerThreads, ioThreads,
-                    insertIfAbsent, acks, badRecords, maxConnections);
+                    insertIfAbsent, acks, badRecords, maxConnections, tls);
         }
     }
 }

@@ -7,6 +7,7 @@ import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.ssl.NotSslRecordException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import javax.net.ssl.SSLException;
 
 /**
  * One client connection of a feed. Threading: the event loop reads, frames, parses and encodes each record and
@@ -170,7 +172,8 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        if (cause instanceof IOException) { // a reset by the client: its open record is counted TRUNCATED
+        if (cause instanceof IOException // a reset by the client: its open record is counted TRUNCATED
+                || cause instanceof NotSslRecordException || cause.getCause() instanceof SSLException) {
             LOG.log(System.Logger.Level.INFO, "feed {0} connection {1}: {2}", config.name(), id, cause.toString());
         } else {
             LOG.log(System.Logger.Level.WARNING, "feed " + config.name() + " connection " + id + ": closing", cause);

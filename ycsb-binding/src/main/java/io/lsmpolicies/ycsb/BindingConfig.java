@@ -56,9 +56,17 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
      *                applied)
      * @param acks    whether the feed acknowledges records, so that a write waits for its ack
      * @param timeout the longest wait for a connection, an acknowledgement or an HTTP answer
+     * @param token   the node server's HTTP token ({@code [http] token}), sent as {@code Authorization: Bearer}
+     *                with every HTTP request; null if none
      */
     public record Feed(InetSocketAddress address, InetSocketAddress http, String dataset, String name, boolean acks,
-            Duration timeout) {
+            Duration timeout, String token) {
+        @Override
+        public String toString() { // never shows the token
+            return "Feed[address=" + address + ", http=" + http + ", dataset=" + dataset + ", name=" + name
+                    + ", acks=" + acks + ", timeout=" + timeout + ", token=" + (token == null ? "none" : "hidden")
+                    + "]";
+        }
     }
 
     /** Where the store runs. */
@@ -84,6 +92,7 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
     public static final String FEED_NAME = "lsm.feed.name";
     public static final String ACKS = "lsm.feed.acks";
     public static final String TIMEOUT = "lsm.timeout.ms";
+    public static final String HTTP_TOKEN = "lsm.http.token";
 
     public static final String DEFAULT_WAL = "async";
     public static final String DEFAULT_FEED_ADDRESS = "127.0.0.1:10001";
@@ -94,7 +103,7 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
 
     private static final Set<String> EMBEDDED_KEYS = Set.of(DIR, POLICY, MEMTABLE_SIZE, WAL, DEVICE, METRICS_FILE);
     private static final Set<String> FEED_KEYS = Set.of(FEED_ADDRESS, HTTP_ADDRESS, DATASET, FEED_NAME, ACKS,
-            TIMEOUT);
+            TIMEOUT, HTTP_TOKEN);
 
     /**
      * The mode {@code lsm.mode} names (default {@code embedded}).
@@ -184,8 +193,13 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
                     + "' is not accepted; accepted: true, false (as the feed's acks key in the descriptor)");
         };
         long timeout = longValue(p, TIMEOUT, DEFAULT_TIMEOUT_MILLIS, 1, 3_600_000);
-        return new BindingConfig(mode, null, new Feed(feed, http, dataset, feedName, acks, Duration.ofMillis(timeout)),
-                schema);
+        String token = p.getProperty(HTTP_TOKEN) == null ? null : p.getProperty(HTTP_TOKEN).trim();
+        if (token != null && (token.isEmpty() || !token.matches("[\\x21-\\x7e]+"))) {
+            throw new DBException(HTTP_TOKEN + ": the token must be printable ASCII without spaces (as the node's"
+                    + " [http] token)");
+        }
+        return new BindingConfig(mode, null, new Feed(feed, http, dataset, feedName, acks, Duration.ofMillis(timeout),
+                token), schema);
     }
 
     /** Every {@code lsm.*} property must be known and belong to {@code mode}. */

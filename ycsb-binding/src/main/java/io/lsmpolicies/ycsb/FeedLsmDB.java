@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.Vector;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
@@ -34,15 +33,13 @@ import site.ycsb.Status;
  *   <li>update: a read-modify-write (HTTP read, fields replaced or added, whole record sent), under a lock per key
  *       shared by this process's client threads; atomic against them only with acks. {@code NOT_FOUND} if there is
  *       no record; an update of every field of the workload's schema is sent without reading;</li>
- *   <li>delete: refused ({@code NOT_IMPLEMENTED}): the feed only upserts and the HTTP API is read-only.</li>
+ *   <li>delete: {@code DELETE /datasets/{name}/records/{key}} on the HTTP API (with {@code lsm.http.token} if the
+ *       server has a token), under the key's lock; {@code OK} also for an absent key. It must not overtake this
+ *       thread's earlier writes still in flight on the feed: with acks they are applied already; without, the
+ *       delete first sends them and waits until the feed's statistics count them applied.</li>
  * </ul>
  */
 public final class FeedLsmDB extends DB {
-    /** What a delete returns: the node server has no delete path. */
-    static final Status DELETE_UNSUPPORTED = new Status("NOT_IMPLEMENTED", "lsm.mode=feed cannot delete: the node "
-            + "server's socket feed only upserts and its HTTP API is read-only; use lsm.mode=embedded");
-    private static final System.Logger LOG = System.getLogger(FeedLsmDB.class.getName());
-    private static final AtomicBoolean DELETE_REPORTED = new AtomicBoolean();
     /** One set of key locks per server and dataset, shared by the client threads writing it. */
     private static final Map<String, KeyLocks> LOCKS = new ConcurrentHashMap<>();
 
@@ -62,7 +59,8 @@ public final class FeedLsmDB extends DB {
         try {
             config = BindingConfig.parse(getProperties(), BindingConfig.Mode.FEED);
             settings = config.feed();
-            http = new NodeHttp(settings.http(), settings.dataset(), settings.name(), settings.timeout());
+            http = new NodeHttp(settings.http(), settings.dataset(), settings.name(), settings.timeout(),
+                    settings.token());
             http.check(settings.http(), settings.dataset(), settings.name());
             try {
                 feed = FeedSocket.connect(settings.address(), settings.timeout());
@@ -194,13 +192,23 @@ public final class FeedLsmDB extends DB {
         }
     }
 
-    /** Refused: see {@link #DELETE_UNSUPPORTED}. */
+    /** Through the HTTP API, after this thread's earlier writes are applied (see the class comment). */
     @Override
     public Status delete(String table, String key) {
-        if (DELETE_REPORTED.compareAndSet(false, true)) {
-            LOG.log(System.Logger.Level.WARNING, DELETE_UNSUPPORTED.getDescription());
+        ReentrantLock lock = locks.of(key);
+        lock.lock();
+        try {
+            if (feed != null && !settings.acks() && feed.sent() > 0) {
+                feed.flush();
+                http.awaitApplied(feed.localAddress(), feed.sent());
+            }
+            http.delete(key);
+            return Status.OK;
+        } catch (IOException | RuntimeException e) {
+            return OpErrors.error("delete", key, e);
+        } finally {
+            lock.unlock();
         }
-        return DELETE_UNSUPPORTED;
     }
 
     /**

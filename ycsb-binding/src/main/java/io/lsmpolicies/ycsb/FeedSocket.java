@@ -61,6 +61,11 @@ final class FeedSocket implements Closeable {
         return ++sent;
     }
 
+    /** Records given to {@link #send} on this connection so far. */
+    long sent() {
+        return sent;
+    }
+
     /** Sends what is buffered. */
     void flush() throws IOException {
         out.flush();

@@ -16,11 +16,13 @@ import java.time.Duration;
 import site.ycsb.DBException;
 
 /**
- * Reads of one dataset through a node server's HTTP API ({@code docs/configuration.md}):
- * {@code GET /datasets/{name}/records/{key}} and {@code GET /datasets/{name}/records?from=&limit=}; and a feed's
- * statistics ({@code GET /feeds/{name}/stats}), which tell when a closed connection's records are applied. Keys
- * are sent quoted ({@code "user1"}), so the server reads them as strings whatever they look like. One HTTP/1.1 client
- * (keep-alive connections) serves every instance. Thread-safe.
+ * Reads and deletes of one dataset through a node server's HTTP API ({@code docs/configuration.md}):
+ * {@code GET /datasets/{name}/records/{key}}, {@code GET /datasets/{name}/records?from=&limit=} and
+ * {@code DELETE /datasets/{name}/records/{key}}; and a feed's statistics ({@code GET /feeds/{name}/stats}), which
+ * tell when a connection's records are applied. Keys are sent quoted ({@code "user1"}), so the server reads them as
+ * strings whatever they look like. With a token ({@code lsm.http.token}) every request carries
+ * {@code Authorization: Bearer <token>}. One HTTP/1.1 client (keep-alive connections) serves every instance.
+ * Thread-safe.
  */
 final class NodeHttp {
     /** The most records one range request may return (the server's limit). */
@@ -32,13 +34,16 @@ final class NodeHttp {
     private final String base;
     private final String feedStats;
     private final Duration timeout;
+    private final String token;
 
-    NodeHttp(InetSocketAddress http, String dataset, String feed, Duration timeout) {
+    /** @param token the server's token, or null */
+    NodeHttp(InetSocketAddress http, String dataset, String feed, Duration timeout, String token) {
         String host = http.getHostString();
         String server = "http://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + http.getPort();
         this.base = server + "/datasets/" + encode(dataset) + "/records";
         this.feedStats = server + "/feeds/" + encode(feed) + "/stats";
         this.timeout = timeout;
+        this.token = token;
     }
 
     /**
@@ -57,6 +62,10 @@ final class NodeHttp {
         if (r.statusCode() == 404) {
             throw new DBException(BindingConfig.DATASET + ": the node server at " + http + " has no dataset '"
                     + dataset + "' (" + error(r) + ")");
+        }
+        if (r.statusCode() == 401 || r.statusCode() == 403) {
+            throw new DBException(BindingConfig.HTTP_TOKEN + ": the server at " + http + " answered "
+                    + r.statusCode() + ": " + error(r));
         }
         if (r.statusCode() != 200) {
             throw new DBException(BindingConfig.HTTP_ADDRESS + ": the server at " + http + " answered "
@@ -104,6 +113,58 @@ final class NodeHttp {
         }
     }
 
+    /**
+     * Waits until the feed has applied the first {@code n} records of the open connection from {@code client}
+     * (applied, found present, or refused as bad), or no longer lists it.
+     *
+     * @throws IOException if it has not after the timeout, or the statistics cannot be read
+     */
+    void awaitApplied(InetSocketAddress client, long n) throws IOException {
+        String suffix = "/" + client.getAddress().getHostAddress() + ":" + client.getPort();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            long done = Long.MAX_VALUE; // not listed: closed and drained
+            for (JsonNode c : body(send(feedStats)).path("open")) {
+                if (c.path("remote").asText().endsWith(suffix)) {
+                    done = c.path("records").asLong() + c.path("duplicates").asLong();
+                    for (JsonNode e : c.path("errors")) {
+                        done += e.asLong();
+                    }
+                }
+            }
+            if (done >= n) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("the feed has applied " + done + " of the " + n + " records of connection "
+                        + client + " after " + timeout.toMillis() + " ms (" + feedStats + ")");
+            }
+            try {
+                Thread.sleep(2);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while waiting for the feed to apply " + client, e);
+            }
+        }
+    }
+
+    /**
+     * Deletes the record of {@code key} (a tombstone; an absent key may be deleted).
+     *
+     * @throws IOException if the server refuses (a 401 or 403 names {@code lsm.http.token}) or fails
+     */
+    void delete(String key) throws IOException {
+        String uri = base + "/" + encode(quoted(key));
+        HttpResponse<byte[]> r = send(HttpRequest.newBuilder(URI.create(uri)).timeout(timeout).DELETE(), uri);
+        if (r.statusCode() == 401 || r.statusCode() == 403) {
+            throw new IOException("DELETE " + uri + " answered " + r.statusCode() + ": " + error(r) + " (the token is"
+                    + " " + BindingConfig.HTTP_TOKEN + ")");
+        }
+        if (r.statusCode() != 200) {
+            throw new IOException("DELETE " + uri + " answered " + r.statusCode() + ": " + error(r));
+        }
+    }
+
     /** The record of {@code key}, or null if there is none. */
     JsonNode record(String key) throws IOException {
         HttpResponse<byte[]> r = send(base + "/" + encode(quoted(key)));
@@ -119,16 +180,24 @@ final class NodeHttp {
     }
 
     private HttpResponse<byte[]> send(String uri) throws IOException {
-        HttpRequest req = HttpRequest.newBuilder(URI.create(uri)).timeout(timeout).GET().build();
+        return send(HttpRequest.newBuilder(URI.create(uri)).timeout(timeout).GET(), uri);
+    }
+
+    private HttpResponse<byte[]> send(HttpRequest.Builder b, String uri) throws IOException {
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        HttpRequest req = b.build();
+        String what = req.method() + " " + uri;
         try {
             return CLIENT.send(req, HttpResponse.BodyHandlers.ofByteArray());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException("interrupted: GET " + uri, e);
+            throw new IOException("interrupted: " + what, e);
         } catch (ConnectException e) {
-            throw new IOException("GET " + uri + ": cannot connect (" + e + ")", e);
+            throw new IOException(what + ": cannot connect (" + e + ")", e);
         } catch (HttpTimeoutException e) {
-            throw new IOException("GET " + uri + ": no answer within " + timeout.toMillis() + " ms", e);
+            throw new IOException(what + ": no answer within " + timeout.toMillis() + " ms", e);
         }
     }
 

@@ -27,7 +27,8 @@ import site.ycsb.Status;
 /**
  * The feed DB against a real node server in-process: a store loaded embedded is served by the node and the other
  * way round (the same bytes), updates are read-modify-writes through the HTTP API, long scans page through the
- * range endpoint, deletes are refused, and a bad address, dataset or ack setting is reported.
+ * range endpoint, deletes go through the HTTP API (with the server's token if it has one), and a bad address,
+ * dataset or ack setting is reported.
  */
 @Timeout(60)
 class FeedLsmDBTest {
@@ -94,10 +95,13 @@ class FeedLsmDBTest {
             assertThat(feed.insert("usertable", "userfed", inserted)).isEqualTo(Status.OK);
             assertThat(read(feed, "userfed", null)).hasSize(10).containsEntry("field9", "fed-9");
 
-            Status delete = feed.delete("usertable", "user00001");
-            assertThat(delete.getName()).isEqualTo("NOT_IMPLEMENTED");
-            assertThat(delete.getDescription()).contains("cannot delete").contains("lsm.mode=embedded");
-            assertThat(read(feed, "user00001", null)).isNotNull();
+            assertThat(feed.delete("usertable", "user00001")).isEqualTo(Status.OK);
+            assertThat(feed.read("usertable", "user00001", null, new HashMap<>())).isEqualTo(Status.NOT_FOUND);
+            assertThat(feed.delete("usertable", "user00001")).as("an absent key").isEqualTo(Status.OK);
+            // a delete right after an acknowledged insert of the same key
+            assertThat(feed.insert("usertable", "user00001", fields10("back"))).isEqualTo(Status.OK);
+            assertThat(feed.delete("usertable", "user00001")).isEqualTo(Status.OK);
+            assertThat(feed.read("usertable", "user00001", null, new HashMap<>())).isEqualTo(Status.NOT_FOUND);
             feed.cleanup();
         }
 
@@ -143,8 +147,31 @@ class FeedLsmDBTest {
             for (int i = 0; i < 500; i++) {
                 assertThat(silent.insert("usertable", "user-s" + i, fields10("y"))).isEqualTo(Status.OK);
             }
+            // a delete does not overtake the connection's writes still in flight: it waits until they are applied
+            assertThat(silent.insert("usertable", "user-s-last", fields10("z"))).isEqualTo(Status.OK);
+            assertThat(silent.delete("usertable", "user-s-last")).isEqualTo(Status.OK);
+            assertThat(silent.read("usertable", "user-s-last", null, new HashMap<>())).isEqualTo(Status.NOT_FOUND);
             silent.cleanup();
-            assertThat(server.feed("silent").stats().records()).isEqualTo(1 + 500);
+            assertThat(server.feed("silent").stats().records()).isEqualTo(1 + 501);
+        }
+    }
+
+    @Test
+    void aServerWithATokenTakesDeletesOnlyWithIt() throws Exception {
+        String token = "ycsb-test-token-0123456789";
+        try (NodeServer server = NodeServers.start(tmp, 1, true, false, "token = " + token + "\n")) {
+            DB without = feedDb(server, "ycsb");
+            assertThat(without.insert("usertable", "user1", fields10("a"))).isEqualTo(Status.OK);
+            assertThat(without.delete("usertable", "user1")).isEqualTo(Status.ERROR); // 401: reads work, deletes not
+            assertThat(read(without, "user1", null)).containsEntry("field0", "a-0");
+            without.cleanup();
+            DB with = feedDb(server, "ycsb", "lsm.http.token", token);
+            assertThat(with.delete("usertable", "user1")).isEqualTo(Status.OK);
+            assertThat(with.read("usertable", "user1", null, new HashMap<>())).isEqualTo(Status.NOT_FOUND);
+            with.cleanup();
+            DB wrong = feedDb(server, "ycsb", "lsm.http.token", token + "x");
+            assertThat(wrong.delete("usertable", "user2")).isEqualTo(Status.ERROR);
+            wrong.cleanup();
         }
     }
 }

@@ -20,6 +20,12 @@ final class NodeServers {
      * acks.
      */
     static NodeServer start(Path root, int iodevices, boolean acks, boolean silentFeed) throws Exception {
+        return start(root, iodevices, acks, silentFeed, "");
+    }
+
+    /** As {@link #start(Path, int, boolean, boolean)}, with more lines ({@code http}) in the [http] section. */
+    static NodeServer start(Path root, int iodevices, boolean acks, boolean silentFeed, String http)
+            throws Exception {
         List<String> dirs = new ArrayList<>();
         for (int i = 0; i < iodevices; i++) {
             dirs.add(root.resolve("io" + i).toString());
@@ -32,6 +38,7 @@ final class NodeServers {
                 + "[http]\n"
                 + "address = 127.0.0.1\n"
                 + "port = 0\n"
+                + http
                 + "[dataset/usertable]\n"
                 + "primary-key = YCSB_KEY\n"
                 + "merge-policy = {\"name\": \"prefix\", \"parameters\": {\"max-mergable-component-size\": 1048576,"

@@ -15,6 +15,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -39,15 +40,16 @@ public final class DescriptorParser {
             "storage.memorycomponent.pagesize", "storage.buffercache.size", "storage.buffercache.pagesize",
             "storage.lsm.bloomfilter.falsepositiverate", "storage.max.concurrent.merges.per.partition",
             "storage.wal.mode", "storage.write.rate.limit");
-    private static final Set<String> HTTP_KEYS = Set.of("address", "port");
+    private static final Set<String> HTTP_KEYS = union(Set.of("address", "port", "max-connections", "idle-timeout",
+            "token", "token-file", "token-required-for-reads"), TlsSection.KEYS);
     private static final Set<String> DATASET_KEYS = Set.of("primary-key", "merge-policy");
-    private static final Set<String> FEED_KEYS = Set.of("dataset", "format", "addresses", "max-record-bytes",
+    private static final Set<String> FEED_KEYS = union(Set.of("dataset", "format", "addresses", "max-record-bytes",
             "queue-capacity", "writer-threads", "io-threads", "insert-if-absent", "acks", "bad-records",
-            "max-connections");
+            "max-connections"), TlsSection.KEYS);
 
     /** AsterixDB's default dataset policy. */
     static final String DEFAULT_POLICY = "prefix";
-    static final int DEFAULT_HTTP_PORT = 19002;
+    static final int DEFAULT_HTTP_PORT = HttpSettings.DEFAULT_PORT;
 
     private final Path file;
     private final boolean createIodevices;
@@ -82,8 +84,7 @@ public final class DescriptorParser {
         String nodeId = null;
         List<Path> iodevices = null;
         IniFile.Section storage = null;
-        InetSocketAddress http = null;
-        int httpLine = 0;
+        HttpSettings http = HttpSettings.defaults();
         List<DatasetSpec> datasets = new ArrayList<>();
         List<FeedSpec> feeds = new ArrayList<>();
         Map<String, Integer> feedDatasetLines = new LinkedHashMap<>();
@@ -102,11 +103,7 @@ public final class DescriptorParser {
                 storage = s;
             } else if (name.equals("http")) {
                 checkKeys(s, HTTP_KEYS);
-                IniFile.Entry a = s.entries().get("address");
-                IniFile.Entry p = s.entries().get("port");
-                http = address(a == null ? "127.0.0.1" : a.value(), p == null ? DEFAULT_HTTP_PORT
-                        : intIn(p, 0, 65535), a != null ? a.line() : s.line(), "address");
-                httpLine = p != null ? p.line() : s.line();
+                http = http(s);
             } else if (name.startsWith("dataset/")) {
                 checkKeys(s, DATASET_KEYS);
                 datasets.add(dataset(s, suffix(s, "dataset/")));
@@ -133,9 +130,71 @@ public final class DescriptorParser {
             }
         }
         StorageSettings settings = storage(storage, datasets.size(), iodevices.size());
-        return new NodeDescriptor(file, nodeId, iodevices, settings,
-                http != null ? http : new InetSocketAddress("127.0.0.1", DEFAULT_HTTP_PORT), httpLine, datasets,
-                feeds);
+        return new NodeDescriptor(file, nodeId, iodevices, settings, http, datasets, feeds);
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        Set<String> u = new HashSet<>(a);
+        u.addAll(b);
+        return Set.copyOf(u);
+    }
+
+    private HttpSettings http(IniFile.Section s) throws ConfigException {
+        Map<String, IniFile.Entry> m = s.entries();
+        IniFile.Entry a = m.get("address");
+        IniFile.Entry p = m.get("port");
+        IniFile.Entry e;
+        InetSocketAddress address = address(a == null ? "127.0.0.1" : a.value(), p == null ? DEFAULT_HTTP_PORT
+                : intIn(p, 0, 65535), a != null ? a.line() : s.line(), "address");
+        int maxConnections = (e = m.get("max-connections")) == null ? HttpSettings.DEFAULT_MAX_CONNECTIONS
+                : intIn(e, 1, 65536);
+        Duration idle = (e = m.get("idle-timeout")) == null ? HttpSettings.DEFAULT_IDLE_TIMEOUT
+                : duration(e, Duration.ofMillis(100), Duration.ofDays(1));
+        BearerToken token = token(m.get("token"), m.get("token-file"));
+        boolean forReads = (e = m.get("token-required-for-reads")) != null && bool(e);
+        if (forReads && token == null) {
+            throw error(e.line(), e.key(), "needs a token: set token or token-file in [http]");
+        }
+        return new HttpSettings(address, p != null ? p.line() : s.line(), maxConnections, idle, token, forReads,
+                TlsSection.read(file, s));
+    }
+
+    /** The shared secret, from {@code token} or the first line of {@code token-file}; null if neither is set. */
+    private BearerToken token(IniFile.Entry token, IniFile.Entry tokenFile) throws ConfigException {
+        if (token != null && tokenFile != null) {
+            IniFile.Entry later = token.line() > tokenFile.line() ? token : tokenFile;
+            throw error(later.line(), later.key(), "give either token or token-file, not both");
+        }
+        IniFile.Entry e = token != null ? token : tokenFile;
+        if (e == null) {
+            return null;
+        }
+        String text = e.value();
+        if (tokenFile != null) {
+            Path p;
+            try {
+                p = Path.of(text).toAbsolutePath().normalize();
+            } catch (InvalidPathException x) {
+                throw error(e.line(), e.key(), "'" + text + "' is not a valid path: " + x.getReason());
+            }
+            try {
+                if (Files.size(p) > 64 * 1024) {
+                    throw error(e.line(), e.key(), p + " is larger than 64 KiB");
+                }
+                String content = new String(Files.readAllBytes(p), java.nio.charset.StandardCharsets.UTF_8);
+                int nl = content.indexOf('\n');
+                text = (nl < 0 ? content : content.substring(0, nl)).strip();
+            } catch (java.nio.file.NoSuchFileException x) {
+                throw error(e.line(), e.key(), "no such file: " + p);
+            } catch (IOException x) {
+                throw error(e.line(), e.key(), "cannot read " + p + ": " + x);
+            }
+        }
+        try {
+            return BearerToken.of(text);
+        } catch (IllegalArgumentException x) {
+            throw error(e.line(), e.key(), x.getMessage());
+        }
     }
 
     private String suffix(IniFile.Section s, String prefix) throws ConfigException {
@@ -305,9 +364,12 @@ public final class DescriptorParser {
         List<InetSocketAddress> addresses = new ArrayList<>();
         for (String a : addrs.value().split(",")) {
             String t = a.strip();
+            if (t.matches("\\d{1,5}")) { // a port alone listens on the loopback interface
+                t = "127.0.0.1:" + t;
+            }
             int colon = t.lastIndexOf(':');
             if (colon <= 0) {
-                throw error(addrs.line(), addrs.key(), "expected host:port, found '" + t + "'");
+                throw error(addrs.line(), addrs.key(), "expected host:port or a port, found '" + t + "'");
             }
             int port;
             try {
@@ -338,7 +400,7 @@ public final class DescriptorParser {
         }
         int maxConnections = (e = m.get("max-connections")) == null ? 64 : intIn(e, 1, 65536);
         return new FeedSpec(name, dataset, format, addresses, maxRecord, queue, writers, io, insertIfAbsent, acks,
-                bad, maxConnections, addrs.line());
+                bad, maxConnections, TlsSection.read(file, s), addrs.line());
     }
 
     private InetSocketAddress address(String host, int port, int line, String key) throws ConfigException {
@@ -360,6 +422,29 @@ public final class DescriptorParser {
             throw error(e.line(), e.key(), "must be in [" + min + ", " + max + "], was " + v);
         }
         return (int) v;
+    }
+
+    /** A duration: digits with a unit {@code ms}, {@code s}, {@code m} or {@code h}; digits alone are seconds. */
+    private Duration duration(IniFile.Entry e, Duration min, Duration max) throws ConfigException {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})\\s*(ms|s|m|h)?")
+                .matcher(e.value().toLowerCase(Locale.ROOT));
+        if (!m.matches()) {
+            throw error(e.line(), e.key(), "expected a duration such as 30s, 500ms, 2m or 1h, was '" + e.value()
+                    + "'");
+        }
+        long n = Long.parseLong(m.group(1));
+        String unit = m.group(2) == null ? "s" : m.group(2);
+        Duration d = switch (unit) {
+            case "ms" -> Duration.ofMillis(n);
+            case "m" -> Duration.ofMinutes(n);
+            case "h" -> Duration.ofHours(n);
+            default -> Duration.ofSeconds(n);
+        };
+        if (d.compareTo(min) < 0 || d.compareTo(max) > 0) {
+            throw error(e.line(), e.key(), "must be between " + min.toMillis() + " ms and " + max.toHours()
+                    + " h, was " + e.value());
+        }
+        return d;
     }
 
     /** A byte size: digits with an optional binary suffix K, M, G or T (and an optional B): 32MB, 4096. */

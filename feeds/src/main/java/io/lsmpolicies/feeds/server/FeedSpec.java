@@ -4,6 +4,7 @@ import io.lsmpolicies.feeds.BadRecordPolicy;
 import io.lsmpolicies.feeds.Dataset;
 import io.lsmpolicies.feeds.FeedConfig;
 import io.lsmpolicies.feeds.RecordFormat;
+import io.netty.handler.ssl.SslContext;
 import java.net.InetSocketAddress;
 import java.util.List;
 
@@ -11,11 +12,12 @@ import java.util.List;
  * A {@code [feed/<name>]} section: which dataset, which format, where to listen, and the {@link FeedConfig}
  * settings (already range-checked by the parser).
  *
+ * @param tls           the feed's TLS context, or null for plain TCP
  * @param addressesLine the line of the {@code addresses} key, for bind errors
  */
 public record FeedSpec(String name, String dataset, RecordFormat format, List<InetSocketAddress> addresses,
         int maxRecordBytes, int queueCapacity, int writerThreads, int ioThreads, boolean insertIfAbsent,
-        boolean acks, BadRecordPolicy badRecords, int maxConnections, int addressesLine) {
+        boolean acks, BadRecordPolicy badRecords, int maxConnections, SslContext tls, int addressesLine) {
     public FeedSpec {
         addresses = List.copyOf(addresses);
     }
@@ -31,6 +33,7 @@ public record FeedSpec(String name, String dataset, RecordFormat format, List<In
                 .acks(acks)
                 .badRecords(badRecords)
                 .maxConnections(maxConnections)
+                .tls(tls)
                 .build();
     }
 }

@@ -1,242 +1,193 @@
 package io.lsmpolicies.feeds.server;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.lsmpolicies.feeds.Dataset;
 import io.lsmpolicies.feeds.Feed;
-import io.lsmpolicies.feeds.KeyEncoder;
 import io.lsmpolicies.feeds.ValueCodec;
-import io.lsmpolicies.lsm.KeyValue;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreIterator;
-import io.netty.buffer.Unpooled;
-import io.netty.channel.ChannelFutureListener;
-import io.netty.channel.ChannelHandler;
-import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.SimpleChannelInboundHandler;
-import io.netty.handler.codec.http.DefaultFullHttpResponse;
-import io.netty.handler.codec.http.FullHttpRequest;
-import io.netty.handler.codec.http.FullHttpResponse;
 import io.netty.handler.codec.http.HttpHeaderNames;
-import io.netty.handler.codec.http.HttpHeaderValues;
-import io.netty.handler.codec.http.HttpMethod;
 import io.netty.handler.codec.http.HttpResponseStatus;
-import io.netty.handler.codec.http.HttpUtil;
-import io.netty.handler.codec.http.HttpVersion;
-import io.netty.handler.codec.http.QueryStringDecoder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.PriorityQueue;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 
 /**
- * The node's HTTP API, JSON out: {@code GET /health}, {@code /datasets/{name}/records/{key}},
- * {@code /datasets/{name}/records?from=&to=&limit=}, {@code /datasets/{name}/count},
- * {@code /datasets/{name}/metrics}, {@code /feeds/{name}/stats}. Errors are {@code {"error": "..."}} with 400
- * (bad parameter), 404 (unknown path, dataset, feed or key), 405 (not GET) or 500 (the store failed); a request
- * never takes the server down. Requests run on a worker executor, never on an event loop, as reads block.
+ * The node's HTTP API, JSON out ({@code docs/configuration.md}): reads ({@code GET /health},
+ * {@code /datasets/{name}/records/{key}}, {@code /datasets/{name}/records?from=&to=&limit=},
+ * {@code /datasets/{name}/count}, {@code /datasets/{name}/metrics}, {@code /feeds/{name}/stats}) and the two
+ * requests that change state ({@code DELETE /datasets/{name}/records/{key}}, {@code POST /datasets/{name}/flush}).
+ * Errors are {@code {"error": "..."}} with the status of the {@link ApiRequestException}, or 500 if the store
+ * failed; a request never takes the server down. {@link #serve} runs on a worker thread, never an event loop, as
+ * store reads and writes block.
  *
- * <p>A key in a path or a query is a JSON array of key values (composite keys; a range bound may be a prefix),
- * or the value of a single-field primary key: {@code "..."} (quoted) is a string, digits with an optional sign an
- * integer, anything else a string.
+ * <p>Authorization, checked before the request is even parsed: with a token configured, every method other
+ * than GET (and GET too with {@code token-required-for-reads}) needs {@code Authorization: Bearer <token>}: 401
+ * without it, 403 with a wrong one. Without a token, methods other than GET are served only when the server
+ * listens on a loopback address, and refused with 403 otherwise.
  */
-@ChannelHandler.Sharable
-final class HttpApi extends SimpleChannelInboundHandler<FullHttpRequest> {
+final class HttpApi {
     private static final System.Logger LOG = System.getLogger(HttpApi.class.getName());
     private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
-    /** Default and largest {@code limit} of a range scan. */
-    static final int DEFAULT_LIMIT = 100;
-    static final int MAX_LIMIT = 10_000;
 
     private final Map<String, Dataset> datasets;
     private final Map<String, Feed> feeds;
+    private final HttpSettings settings;
+    private final Supplier<HttpStats> stats;
 
-    private final Executor workers;
-
-    /** @param workers runs the requests (they block on store reads), never an event loop */
-    HttpApi(Map<String, Dataset> datasets, Map<String, Feed> feeds, Executor workers) {
+    HttpApi(Map<String, Dataset> datasets, Map<String, Feed> feeds, HttpSettings settings, Supplier<HttpStats> stats) {
         this.datasets = datasets;
         this.feeds = feeds;
-        this.workers = workers;
+        this.settings = settings;
+        this.stats = stats;
     }
 
-    /** An error response. */
-    private static final class HttpError extends Exception {
-        final HttpResponseStatus status;
-
-        HttpError(HttpResponseStatus status, String message) {
-            super(message, null, false, false);
-            this.status = status;
-        }
-    }
-
-    @Override
-    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest req) {
-        boolean valid = req.decoderResult().isSuccess();
-        HttpMethod method = req.method();
-        String uri = req.uri();
-        boolean keepAlive = HttpUtil.isKeepAlive(req);
+    /** Answers {@code r} on {@code conn}. Runs on a worker thread. */
+    void serve(HttpConnection conn, HttpConnection.Request r) {
         try {
-            workers.execute(() -> respond(ctx, valid, method, uri, keepAlive));
-        } catch (RejectedExecutionException e) { // shutting down
-            ctx.close();
-        }
-    }
-
-    /** Computes and writes the response. Runs on a worker thread: reads block. */
-    private void respond(ChannelHandlerContext ctx, boolean valid, HttpMethod method, String uri,
-            boolean keepAlive) {
-        HttpResponseStatus status = HttpResponseStatus.OK;
-        byte[] body;
-        try {
-            if (!valid) {
-                throw new HttpError(HttpResponseStatus.BAD_REQUEST, "malformed request");
+            if (!r.valid()) {
+                throw ApiRequestException.badRequest("malformed request");
             }
-            if (!method.equals(HttpMethod.GET)) {
-                throw new HttpError(HttpResponseStatus.METHOD_NOT_ALLOWED, "only GET is supported");
+            authorize(settings, r.method(), r.authorization());
+            ApiRequest req = RequestParser.parse(r.method(), r.uri(), this::keyFields, feeds::containsKey);
+            if (req instanceof ApiRequest.Range range) {
+                RangeStream s = new RangeStream(conn, datasets.get(range.dataset()), range, r.keepAlive(),
+                        r.chunked(), JSON.getFactory());
+                s.open();
+                s.run();
+                return;
             }
-            body = route(uri);
-        } catch (HttpError e) {
-            status = e.status;
-            body = error(e.getMessage());
+            conn.respond(HttpResponseStatus.OK, execute(req), r.keepAlive(), Map.of());
+        } catch (ApiRequestException e) {
+            Map<String, String> headers = Map.of();
+            if (e.status() == 401) {
+                headers = Map.of(HttpHeaderNames.WWW_AUTHENTICATE.toString(), "Bearer realm=\"lsm-server\"");
+            } else if (e.allow() != null) {
+                headers = Map.of(HttpHeaderNames.ALLOW.toString(), e.allow());
+            }
+            conn.respond(HttpResponseStatus.valueOf(e.status()), error(e.getMessage()), r.keepAlive(), headers);
         } catch (Exception | StackOverflowError e) {
-            LOG.log(System.Logger.Level.ERROR, "GET " + uri + " failed", e);
-            status = HttpResponseStatus.INTERNAL_SERVER_ERROR;
-            body = error(String.valueOf(e));
-        }
-        FullHttpResponse res = new DefaultFullHttpResponse(HttpVersion.HTTP_1_1, status, Unpooled.wrappedBuffer(body));
-        res.headers().set(HttpHeaderNames.CONTENT_TYPE, HttpHeaderValues.APPLICATION_JSON + "; charset=utf-8");
-        HttpUtil.setContentLength(res, body.length);
-        HttpUtil.setKeepAlive(res, keepAlive);
-        var f = ctx.writeAndFlush(res);
-        if (!keepAlive) {
-            f.addListener(ChannelFutureListener.CLOSE);
+            LOG.log(System.Logger.Level.ERROR, r.method() + " " + r.uri() + " failed", e);
+            conn.respond(HttpResponseStatus.INTERNAL_SERVER_ERROR, error(String.valueOf(e)), r.keepAlive(),
+                    Map.of());
         }
     }
 
-    @Override
-    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.log(System.Logger.Level.DEBUG, "HTTP connection failed", cause);
-        ctx.close();
+    private List<String> keyFields(String dataset) {
+        Dataset d = datasets.get(dataset);
+        return d == null ? null : d.keyFields();
     }
 
-    private byte[] route(String uri) throws Exception {
-        int q = uri.indexOf('?');
-        String rawPath = q < 0 ? uri : uri.substring(0, q);
-        Map<String, List<String>> params = new QueryStringDecoder(uri).parameters();
-        List<String> seg = new ArrayList<>();
-        for (String s : rawPath.split("/")) {
-            if (!s.isEmpty()) {
-                seg.add(QueryStringDecoder.decodeComponent(s));
-            }
+    /**
+     * Whether a request with {@code method} and the {@code Authorization} header {@code authorization} (or null) may
+     * proceed under {@code settings} (see the class comment).
+     *
+     * @throws ApiRequestException 401 if the token is needed and not given, 403 if it is wrong, or if a request
+     *                             that changes state reaches a non-loopback server that has no token
+     */
+    static void authorize(HttpSettings settings, String method, String authorization) throws ApiRequestException {
+        boolean read = method.equals("GET");
+        if (read && !settings.tokenRequiredForReads()) {
+            return;
         }
-        if (seg.size() == 1 && seg.get(0).equals("health")) {
-            return json(g -> {
-                g.writeStartObject();
-                g.writeStringField("status", "ok");
-                g.writeNumberField("datasets", datasets.size());
-                g.writeNumberField("feeds", feeds.size());
-                g.writeEndObject();
-            });
+        if (settings.token() == null) {
+            if (settings.writesOpenWithoutToken()) {
+                return;
+            }
+            throw new ApiRequestException(403, method + " requests change state, and this server listens on "
+                    + settings.address() + " (not a loopback address) without a token; set [http] token or"
+                    + " token-file to allow them");
         }
-        if (seg.size() == 3 && seg.get(0).equals("feeds") && seg.get(2).equals("stats")) {
-            Feed f = feeds.get(seg.get(1));
-            if (f == null) {
-                throw new HttpError(HttpResponseStatus.NOT_FOUND, "no feed '" + seg.get(1) + "'");
-            }
-            return JSON.writeValueAsBytes(f.stats());
+        if (authorization == null) {
+            throw new ApiRequestException(401, (read ? "reads" : method + " requests")
+                    + " need the server's token: send 'Authorization: Bearer <token>'");
         }
-        if (seg.size() >= 3 && seg.get(0).equals("datasets")) {
-            Dataset d = datasets.get(seg.get(1));
-            if (d == null) {
-                throw new HttpError(HttpResponseStatus.NOT_FOUND, "no dataset '" + seg.get(1) + "'");
-            }
-            String op = seg.get(2);
-            if (seg.size() == 3 && op.equals("count")) {
-                return count(d);
-            }
-            if (seg.size() == 3 && op.equals("metrics")) {
-                return metrics(d);
-            }
-            if (seg.size() == 3 && op.equals("records")) {
-                return range(d, params);
-            }
-            if (seg.size() == 4 && op.equals("records")) {
-                return record(d, seg.get(3));
-            }
+        if (!settings.token().matchesHeader(authorization)) {
+            throw new ApiRequestException(403, "the Authorization header does not carry the server's token");
         }
-        throw new HttpError(HttpResponseStatus.NOT_FOUND, "no such resource: " + rawPath);
     }
 
-    private byte[] record(Dataset d, String keyText) throws Exception {
-        byte[] key = key(d, keyText, "key", false);
-        byte[] value = d.storeFor(key).get(key);
-        if (value == null) {
-            throw new HttpError(HttpResponseStatus.NOT_FOUND, "no record with key " + keyText + " in " + d.name());
+    private byte[] execute(ApiRequest req) throws Exception {
+        if (req instanceof ApiRequest.Health) {
+            return health();
         }
-        return json(g -> AdmJson.write(g, ValueCodec.decode(value)));
+        if (req instanceof ApiRequest.FeedStats f) {
+            return JSON.writeValueAsBytes(feeds.get(f.feed()).stats());
+        }
+        if (req instanceof ApiRequest.Count c) {
+            return count(datasets.get(c.dataset()));
+        }
+        if (req instanceof ApiRequest.Metrics m) {
+            return metrics(datasets.get(m.dataset()));
+        }
+        if (req instanceof ApiRequest.Get g) {
+            Dataset d = datasets.get(g.dataset());
+            byte[] value = d.storeFor(g.key()).get(g.key());
+            if (value == null) {
+                throw ApiRequestException.notFound("no record with key " + g.keyText() + " in " + d.name());
+            }
+            return json(gen -> AdmJson.write(gen, ValueCodec.decode(value)));
+        }
+        if (req instanceof ApiRequest.Delete del) {
+            return delete(datasets.get(del.dataset()), del);
+        }
+        if (req instanceof ApiRequest.Flush f) {
+            return flush(datasets.get(f.dataset()));
+        }
+        throw new IllegalStateException("no handler for " + req);
     }
 
-    private byte[] range(Dataset d, Map<String, List<String>> params) throws Exception {
-        for (String p : params.keySet()) {
-            if (!p.equals("from") && !p.equals("to") && !p.equals("limit")) {
-                throw new HttpError(HttpResponseStatus.BAD_REQUEST, "unknown parameter '" + p
-                        + "'; expected from, to, limit");
-            }
-        }
-        byte[] from = params.containsKey("from") ? key(d, params.get("from").get(0), "from", true) : null;
-        byte[] to = params.containsKey("to") ? key(d, params.get("to").get(0), "to", true) : null;
-        int limit = DEFAULT_LIMIT;
-        if (params.containsKey("limit")) {
-            String l = params.get("limit").get(0);
-            try {
-                limit = Integer.parseInt(l);
-            } catch (NumberFormatException e) {
-                limit = -1;
-            }
-            if (limit < 1 || limit > MAX_LIMIT) {
-                throw new HttpError(HttpResponseStatus.BAD_REQUEST, "limit must be an integer in [1, " + MAX_LIMIT
-                        + "], was '" + l + "'");
-            }
-        }
-        int max = limit;
-        List<StoreIterator> scans = new ArrayList<>();
+    private byte[] health() throws IOException {
+        HttpStats h = stats.get();
+        return json(g -> {
+            g.writeStartObject();
+            g.writeStringField("status", "ok");
+            g.writeNumberField("datasets", datasets.size());
+            g.writeNumberField("feeds", feeds.size());
+            g.writeObjectFieldStart("http");
+            g.writeNumberField("open", h.open());
+            g.writeNumberField("accepted", h.accepted());
+            g.writeNumberField("refused", h.refused());
+            g.writeNumberField("timedOut", h.timedOut());
+            g.writeNumberField("pendingBytes", h.pendingBytes());
+            g.writeNumberField("peakPendingBytes", h.peakPendingBytes());
+            g.writeEndObject();
+            g.writeEndObject();
+        });
+    }
+
+    /** A tombstone in the key's partition (an absent key may be deleted); durable as the WAL mode makes it. */
+    private byte[] delete(Dataset d, ApiRequest.Delete del) throws Exception {
         try {
-            // A k-way merge: each partition's scan is in key order, and partitions hold disjoint keys.
-            PriorityQueue<Head> heads = new PriorityQueue<>((a, b) -> Arrays.compareUnsigned(a.kv.key(), b.kv.key()));
-            for (LsmStore s : d.partitions()) {
-                StoreIterator it = s.scan(from, to);
-                scans.add(it);
-                if (it.hasNext()) {
-                    heads.add(new Head(it.next(), it));
-                }
-            }
-            return json(g -> {
-                g.writeStartArray();
-                for (int n = 0; n < max && !heads.isEmpty(); n++) {
-                    Head h = heads.poll();
-                    AdmJson.write(g, ValueCodec.decode(h.kv.value()));
-                    if (h.it.hasNext()) {
-                        heads.add(new Head(h.it.next(), h.it));
-                    }
-                }
-                g.writeEndArray();
-            });
-        } finally {
-            for (StoreIterator it : scans) {
-                it.close();
-            }
+            d.storeFor(del.key()).delete(del.key());
+        } catch (IllegalArgumentException e) { // a key over the store's limit
+            throw ApiRequestException.badRequest("key " + del.keyText() + ": " + e.getMessage());
         }
+        return json(g -> {
+            g.writeStartObject();
+            g.writeStringField("dataset", d.name());
+            g.writeStringField("deleted", del.keyText());
+            g.writeEndObject();
+        });
     }
 
-    private record Head(KeyValue kv, StoreIterator it) {
+    /** Flushes every partition's MemTable; returns once each is in an SSTable. */
+    private byte[] flush(Dataset d) throws Exception {
+        for (LsmStore s : d.partitions()) {
+            s.flush();
+        }
+        return json(g -> {
+            g.writeStartObject();
+            g.writeStringField("dataset", d.name());
+            g.writeNumberField("flushedPartitions", d.partitions().size());
+            g.writeEndObject();
+        });
     }
 
     private byte[] count(Dataset d) throws Exception {
@@ -286,63 +237,6 @@ final class HttpApi extends SimpleChannelInboundHandler<FullHttpRequest> {
         });
     }
 
-    /** The encoded key of a single-field primary key value given as text (see the class comment). */
-    /**
-     * The encoded key {@code text} names. A JSON array gives one value per key field, in key order (strings,
-     * integers, doubles): the only way to name a composite key; a range bound may give a prefix of the fields.
-     * Otherwise the text is the value of a single-field key: {@code "..."} (quoted) a string, digits with an
-     * optional sign an integer, anything else a string.
-     */
-    private static byte[] key(Dataset d, String text, String what, boolean prefixAllowed) throws HttpError {
-        int fields = d.keyFields().size();
-        if (text.isEmpty()) {
-            throw new HttpError(HttpResponseStatus.BAD_REQUEST, what + " must not be empty");
-        }
-        if (text.startsWith("[")) {
-            JsonNode array;
-            try {
-                array = JSON.readTree(text);
-            } catch (IOException e) {
-                array = null;
-            }
-            if (array == null || !array.isArray() || array.isEmpty() || array.size() > fields
-                    || (!prefixAllowed && array.size() != fields)) {
-                throw new HttpError(HttpResponseStatus.BAD_REQUEST, what + " '" + text + "' must be a JSON array of "
-                        + (prefixAllowed ? "1 to " : "") + fields + " value(s), for " + d.keyFields());
-            }
-            Object[] values = new Object[array.size()];
-            for (int i = 0; i < values.length; i++) {
-                JsonNode v = array.get(i);
-                if (v.isTextual()) {
-                    values[i] = v.asText();
-                } else if (v.isIntegralNumber() && v.canConvertToLong()) {
-                    values[i] = v.asLong();
-                } else if (v.isFloatingPointNumber()) {
-                    values[i] = v.asDouble();
-                } else {
-                    throw new HttpError(HttpResponseStatus.BAD_REQUEST, what + ": key field " + d.keyFields().get(i)
-                            + " is " + v + ", not a string, int64 or double");
-                }
-            }
-            return KeyEncoder.of(values);
-        }
-        if (fields != 1) {
-            throw new HttpError(HttpResponseStatus.BAD_REQUEST, "dataset " + d.name() + " has a composite key "
-                    + d.keyFields() + "; give '" + what + "' as a JSON array, e.g. [\"a\",1]");
-        }
-        if (text.length() >= 2 && text.startsWith("\"") && text.endsWith("\"")) {
-            return KeyEncoder.of(text.substring(1, text.length() - 1));
-        }
-        if (text.matches("[+-]?\\d+")) {
-            try {
-                return KeyEncoder.of(Long.parseLong(text));
-            } catch (NumberFormatException e) {
-                throw new HttpError(HttpResponseStatus.BAD_REQUEST, what + " " + text + " is beyond int64");
-            }
-        }
-        return KeyEncoder.of(text);
-    }
-
     private interface Body {
         void write(JsonGenerator g) throws IOException;
     }
@@ -355,7 +249,8 @@ final class HttpApi extends SimpleChannelInboundHandler<FullHttpRequest> {
         return out.toByteArray();
     }
 
-    private static byte[] error(String message) {
+    /** {@code {"error": message}}. */
+    static byte[] error(String message) {
         try {
             return json(g -> {
                 g.writeStartObject();
@@ -363,7 +258,7 @@ final class HttpApi extends SimpleChannelInboundHandler<FullHttpRequest> {
                 g.writeEndObject();
             });
         } catch (IOException e) {
-            return "{\"error\":\"?\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            return "{\"error\":\"?\"}".getBytes(StandardCharsets.UTF_8);
         }
     }
 }

@@ -12,16 +12,25 @@ import java.util.List;
  * @param nodeId    the {@code <id>} of {@code [nc/<id>]}
  * @param iodevices the partitions' device directories, partition 0 first; each exists and is writable
  * @param storage   the {@code [nc]} storage settings
- * @param http      where the HTTP API listens
- * @param httpLine  the line of {@code [http]}'s {@code port} (or of the section, or 0), for bind errors
+ * @param httpSettings the {@code [http]} section: where the HTTP API listens, its limits, token and TLS
  * @param datasets  the datasets, in file order
  * @param feeds     the feeds, in file order; each names one of the datasets
  */
 public record NodeDescriptor(Path file, String nodeId, List<Path> iodevices, StorageSettings storage,
-        InetSocketAddress http, int httpLine, List<DatasetSpec> datasets, List<FeedSpec> feeds) {
+        HttpSettings httpSettings, List<DatasetSpec> datasets, List<FeedSpec> feeds) {
     public NodeDescriptor {
         iodevices = List.copyOf(iodevices);
         datasets = List.copyOf(datasets);
         feeds = List.copyOf(feeds);
+    }
+
+    /** Where the HTTP API listens. */
+    public InetSocketAddress http() {
+        return httpSettings.address();
+    }
+
+    /** The line of {@code [http]}'s {@code port} (or of the section, or 0), for bind errors. */
+    public int httpLine() {
+        return httpSettings.portLine();
     }
 }

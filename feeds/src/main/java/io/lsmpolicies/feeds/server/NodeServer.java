@@ -3,16 +3,6 @@ package io.lsmpolicies.feeds.server;
 import io.lsmpolicies.feeds.Dataset;
 import io.lsmpolicies.feeds.Feed;
 import io.lsmpolicies.lsm.LsmStore;
-import io.netty.bootstrap.ServerBootstrap;
-import io.netty.channel.Channel;
-import io.netty.channel.ChannelInitializer;
-import io.netty.channel.EventLoopGroup;
-import io.netty.channel.nio.NioEventLoopGroup;
-import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpObjectAggregator;
-import io.netty.handler.codec.http.HttpServerCodec;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -24,9 +14,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A node controller: from a {@link NodeDescriptor} it opens one {@link LsmStore} per dataset per iodevice
@@ -46,10 +33,7 @@ public final class NodeServer implements Closeable {
     private final Map<String, Feed> feeds = new LinkedHashMap<>();
     private final Map<String, List<InetSocketAddress>> feedAddresses = new LinkedHashMap<>();
     private final List<LsmStore> stores = new ArrayList<>();
-    private EventLoopGroup acceptor;
-    private EventLoopGroup io;
-    private ExecutorService handlers;
-    private Channel http;
+    private HttpServer http;
     private boolean closed;
 
     private NodeServer(NodeDescriptor descriptor) {
@@ -121,27 +105,19 @@ public final class NodeServer implements Closeable {
     }
 
     private void startHttp() throws ConfigException {
-        acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("http-accept", true));
-        io = new NioEventLoopGroup(1, new DefaultThreadFactory("http-io", true));
-        handlers = Executors.newFixedThreadPool(2, new DefaultThreadFactory("http-handler", true));
-        HttpApi api = new HttpApi(Collections.unmodifiableMap(datasets), Collections.unmodifiableMap(feeds),
-                handlers);
-        ServerBootstrap b = new ServerBootstrap().group(acceptor, io).channel(NioServerSocketChannel.class)
-                .childHandler(new ChannelInitializer<SocketChannel>() {
-                    @Override
-                    protected void initChannel(SocketChannel ch) {
-                        ch.pipeline().addLast(new HttpServerCodec(), new HttpObjectAggregator(64 * 1024));
-                        ch.pipeline().addLast(api);
-                    }
-                });
         try {
-            http = b.bind(descriptor.http()).sync().channel();
+            http = HttpServer.start(descriptor.httpSettings(), Collections.unmodifiableMap(datasets),
+                    Collections.unmodifiableMap(feeds));
         } catch (Exception e) { // sync() rethrows the bind failure unchecked
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
             throw new ConfigException(descriptor.file(), descriptor.httpLine(), "port", "cannot listen on "
                     + descriptor.http() + ": " + e, e);
+        }
+        if (!descriptor.http().getAddress().isLoopbackAddress() && descriptor.httpSettings().token() == null) {
+            LOG.log(System.Logger.Level.WARNING, "HTTP on {0}, not a loopback address, without a token: DELETE and"
+                    + " POST are refused (set [http] token or token-file)", descriptor.http());
         }
     }
 
@@ -151,7 +127,12 @@ public final class NodeServer implements Closeable {
 
     /** Where the HTTP API listens (the bound port, if the descriptor said 0). */
     public InetSocketAddress httpAddress() {
-        return http == null ? null : (InetSocketAddress) http.localAddress();
+        return http == null ? null : http.address();
+    }
+
+    /** The HTTP API's connections: open, refused, timed out, and the response bytes held for clients. */
+    public HttpStats httpStats() {
+        return http.stats();
     }
 
     /** Where feed {@code name} listens, in the descriptor's order (bound ports). */
@@ -182,17 +163,7 @@ public final class NodeServer implements Closeable {
             }
         }
         if (http != null) {
-            http.close().syncUninterruptibly();
-        }
-        if (acceptor != null) {
-            handlers.shutdown(); // requests under way finish (their stores are still open)
-            try {
-                handlers.awaitTermination(5, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            acceptor.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
-            io.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            http.close(); // requests under way finish (their stores are still open)
         }
         IOException first = null;
         for (LsmStore s : stores) {

@@ -6,17 +6,26 @@ import io.lsmpolicies.feeds.RecordFormat;
 import io.lsmpolicies.feeds.RecordFramer;
 import io.lsmpolicies.feeds.RecordSyntaxException;
 import io.lsmpolicies.feeds.ValueCodec;
+import io.lsmpolicies.feeds.server.ApiRequest;
+import io.lsmpolicies.feeds.server.ApiRequestException;
 import io.lsmpolicies.feeds.server.ConfigException;
 import io.lsmpolicies.feeds.server.DescriptorParser;
+import io.lsmpolicies.feeds.server.RequestParser;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Fuzz targets for what the node server reads from outside (issue 9): the record framer, the ADM and JSON
- * parsers, the stored-value decoder and the cluster descriptor parser. Each input is accepted or refused with the
- * component's typed error; any other exception, a hang or an out-of-memory is a bug. The default build replays
- * the saved inputs under {@code src/test/resources/io/lsmpolicies/feeds/fuzz/ParserFuzzTestInputs/<target>/};
+ * parsers, the stored-value decoder, the cluster descriptor parser and the HTTP API's request parser. Each input is
+ * accepted or refused with the component's typed error; any other exception, a hang or an out-of-memory is a bug.
+ * The default build replays the saved inputs under
+ * {@code src/test/resources/io/lsmpolicies/feeds/fuzz/ParserFuzzTestInputs/<target>/};
  * {@code JAZZER_FUZZ=1 ./mvnw -pl feeds test -Dtest=ParserFuzzTest#<target>} fuzzes one target.
  */
 class ParserFuzzTest {
@@ -89,6 +98,55 @@ class ParserFuzzTest {
             // refused, naming the line and the key
         } finally {
             Files.deleteIfExists(file);
+        }
+    }
+
+    private static final String[] METHODS = {"GET", "DELETE", "POST", "PUT"};
+    private static final Map<String, List<String>> DATASETS = Map.of("usertable", List.of("YCSB_KEY"),
+            "orders", List.of("customer", "id"));
+
+    /**
+     * An HTTP request: the first byte picks the method, the rest is the request target, one char per byte as
+     * Netty's decoder gives it. Parsed or refused with a status of 400, 404 or 405; what parses is checked.
+     */
+    @FuzzTest(maxDuration = "60s")
+    void httpRequest(byte[] data) {
+        if (data.length == 0) {
+            return;
+        }
+        String method = METHODS[(data[0] & 0xFF) % METHODS.length];
+        String target = new String(data, 1, data.length - 1, StandardCharsets.ISO_8859_1);
+        ApiRequest r;
+        try {
+            r = RequestParser.parse(method, target, DATASETS::get, Set.of("ycsb")::contains);
+        } catch (ApiRequestException e) {
+            if (e.status() != 400 && e.status() != 404 && e.status() != 405) {
+                throw new AssertionError("status " + e.status() + " for " + target, e);
+            }
+            if (e.getMessage() == null || e.getMessage().isEmpty()) {
+                throw new AssertionError("no message for " + target);
+            }
+            return;
+        }
+        if (r instanceof ApiRequest.Range range) {
+            if (range.limit() < 1 || range.limit() > ApiRequest.MAX_LIMIT) {
+                throw new AssertionError("limit " + range.limit() + " accepted from " + target);
+            }
+            nonEmpty(range.from(), target);
+            nonEmpty(range.to(), target);
+        } else if (r instanceof ApiRequest.Get g) {
+            nonEmpty(g.key(), target);
+        } else if (r instanceof ApiRequest.Delete d) {
+            nonEmpty(d.key(), target);
+        }
+        if (r.changesState() == method.equals("GET")) {
+            throw new AssertionError(method + " parsed as " + r);
+        }
+    }
+
+    private static void nonEmpty(byte[] key, String target) {
+        if (key != null && key.length == 0) {
+            throw new AssertionError("an empty key from " + target + ": " + Arrays.toString(key));
         }
     }
 }

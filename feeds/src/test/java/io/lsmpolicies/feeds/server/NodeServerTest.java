@@ -165,6 +165,15 @@ class NodeServerTest {
             assertThat(r.body().get("error").asText()).as(bad).isNotBlank();
         }
         assertThat(get(s, "/datasets/usertable/records").body()).isEmpty();
+        // Regression: a bad percent escape was an IllegalArgumentException of Netty's decoder, answered 500.
+        for (String bad : List.of("/datasets/%zz/count", "/datasets/usertable/records?from=%")) {
+            try (Socket c = new Socket("127.0.0.1", s.httpAddress().getPort())) {
+                c.getOutputStream().write(("GET " + bad + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                        .getBytes(StandardCharsets.US_ASCII));
+                String answer = new String(c.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                assertThat(answer).as(bad).startsWith("HTTP/1.1 400 ").contains("{\"error\":");
+            }
+        }
         assertThat(get(s, "/health").status()).isEqualTo(200); // still up
     }
 
