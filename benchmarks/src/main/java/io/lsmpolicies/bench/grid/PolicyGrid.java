@@ -318,7 +318,7 @@ public final class PolicyGrid implements Callable<Integer> {
             return switch (name) {
                 case "quick" -> new Preset(List.of("binomial", "minlatency", "bigtable"), List.of(4), List.of(4),
                         List.of("rocksdb:leveled", "hyracks:prefix", "hyracks:binomial:k=4"), List.of("none"),
-                        60_000, 20_000, 600);
+                        100_000, 20_000, 600);
                 case "paper" -> new Preset(List.of("binomial", "minlatency", "bigtable", "exploring", "constant"),
                         List.of(3, 4, 5, 6, 7, 8, 10), List.of(4, 8, 16, 32),
                         List.of("rocksdb:leveled", "rocksdb:universal", "hyracks:prefix", "hyracks:binomial:k=6",
