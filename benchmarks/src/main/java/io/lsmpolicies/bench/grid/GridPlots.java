@@ -114,7 +114,7 @@ final class GridPlots {
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
         Map<String, List<CellResult>> byFamily = new TreeMap<>();
         for (CellResult r : cells) {
-            byFamily.computeIfAbsent(r.cell().system().label() + ":" + r.cell().family(), f -> new ArrayList<>())
+            byFamily.computeIfAbsent(r.cell().system().label() + ":" + r.cell().policy().split(":", 2)[0], f -> new ArrayList<>())
                     .add(r);
         }
         for (Map.Entry<String, List<CellResult>> e : byFamily.entrySet()) {
@@ -160,7 +160,7 @@ final class GridPlots {
         Map<String, List<CellResult>> byFamily = new LinkedHashMap<>();
         double max = 1;
         for (CellResult r : cells) {
-            byFamily.computeIfAbsent(r.cell().system().label() + ":" + r.cell().family(), f -> new ArrayList<>())
+            byFamily.computeIfAbsent(r.cell().system().label() + ":" + r.cell().policy().split(":", 2)[0], f -> new ArrayList<>())
                     .add(r);
             max = Math.max(max, Math.max(r.modelWriteAmplification(), r.trace().writeAmplification()));
         }
