@@ -1,10 +1,12 @@
 package io.lsmpolicies.feeds;
 
+import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.wal.WriteBatch;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.ssl.NotSslRecordException;
@@ -17,6 +19,7 @@ import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.SSLException;
@@ -34,6 +37,8 @@ import javax.net.ssl.SSLException;
  */
 final class FeedConnection extends ChannelInboundHandlerAdapter implements RecordFramer.Sink {
     private static final System.Logger LOG = System.getLogger(FeedConnection.class.getName());
+    /** How long a connection whose store failed waits for its error line to be written before it is closed. */
+    static final long REPORT_TIMEOUT_SECONDS = 5;
 
     /**
      * A parsed record, ready to apply; {@code head} is its first bytes, kept for the excerpt should the store
@@ -63,6 +68,9 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
     /** Set after a bad record under {@link BadRecordPolicy#CLOSE_CONNECTION} or a store failure: apply no more. */
     private volatile boolean rejecting;
     private volatile boolean storeFailed;
+    /** Why the store failed, for the connection's last line; set with {@link #storeFailed}. */
+    private volatile String storeFailure;
+    private boolean failureReported; // by the drain task only
     private long acked; // written by the drain task only (one at a time)
     private byte[] scratch = new byte[8192];
 
@@ -250,6 +258,10 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
         if (config.acks() && acked != before && ch != null && ch.isActive() && ch.isWritable()) {
             ch.writeAndFlush(Unpooled.copiedBuffer("{\"acked\":" + acked + "}\n", StandardCharsets.US_ASCII));
         }
+        if (storeFailed && !failureReported) {
+            failureReported = true;
+            reportStoreFailure(ch);
+        }
         draining.set(false);
         if (!queue.isEmpty()) {
             schedule();
@@ -306,15 +318,48 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "feed " + config.name() + " connection " + id
                     + ": the store failed; closing the connection", e);
+            storeFailure = describe(e);
             storeFailed = true;
             rejecting = true;
-            counters.error(ErrorKind.STORE_FAILED);
-            feedCounters.error(ErrorKind.STORE_FAILED);
-            Channel ch = channel;
-            if (ch != null) {
-                ch.close();
+            BadRecord bad = new BadRecord(ErrorKind.STORE_FAILED, item.offset(), item.excerpt(), storeFailure);
+            counters.error(bad);
+            feedCounters.error(bad);
+            // the drain task that called us reports it on the connection and closes it
+        }
+    }
+
+    /** The store's error and its causes, one after the other: the first cause is often the one that names the I/O. */
+    private static String describe(Throwable e) {
+        StringBuilder b = new StringBuilder(String.valueOf(e.getMessage()));
+        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
+            String text = c.toString();
+            if (b.indexOf(text) < 0) {
+                b.append(" (caused by ").append(text).append(')');
             }
         }
+        return b.toString();
+    }
+
+    /**
+     * Closes the connection; with acknowledgements on, first tells the client why nothing more is applied
+     * ({@code {"error":...,"acked":N}}, after the last ack). Until that line is written the connection reads and
+     * discards what the client still sends: closing a socket with unread input resets it, and a reset may drop the
+     * line. A client that reads nothing is closed after {@link #REPORT_TIMEOUT_SECONDS} anyway.
+     */
+    private void reportStoreFailure(Channel ch) {
+        if (ch == null) {
+            return;
+        }
+        if (!config.acks() || !ch.isActive()) {
+            ch.close();
+            return;
+        }
+        ch.config().setAutoRead(true); // channelRead discards everything now (rejecting)
+        String line = "{\"error\":\"" + new String(JsonStringEncoder.getInstance().quoteAsString(
+                "the store failed: " + storeFailure)) + "\",\"acked\":" + acked + "}\n";
+        ch.writeAndFlush(Unpooled.copiedBuffer(line, StandardCharsets.UTF_8)).addListener(ChannelFutureListener.CLOSE);
+        var timeout = ch.eventLoop().schedule(() -> ch.close(), REPORT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        ch.closeFuture().addListener(f -> timeout.cancel(false));
     }
 
     private void maybeDone() {

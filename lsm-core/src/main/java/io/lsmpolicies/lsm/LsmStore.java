@@ -354,7 +354,8 @@ public final class LsmStore implements Closeable {
      * tail is cut off at the end of the last intact record, and a segment whose header never reached the file
      * (it holds no write) is deleted. Otherwise a second crash during this recovery, before its flushes are
      * installed, would leave the torn segment older than the one this open created, and every later open would
-     * refuse the store as corrupt.
+     * refuse the store as corrupt. For the same reason every segment replayed is synced as it now is: after a
+     * process crash its tail may be in the operating system only, and a power loss would tear it.
      */
     private List<LiveMemTable> replay(List<Path> segments, ComponentSet set) throws IOException {
         List<LiveMemTable> out = new ArrayList<>();
@@ -400,11 +401,11 @@ public final class LsmStore implements Closeable {
                 throw new CorruptionException(segment, tail.validEnd(), Code.TORN_TAIL, "write-ahead-log segment "
                         + "ends torn (" + tail.detail() + ") but a newer segment exists, so it was complete once");
             }
-            if (tail.torn()) {
-                try (FileChannel ch = files.open(segment, IoCause.WAL, StandardOpenOption.WRITE)) {
+            try (FileChannel ch = files.open(segment, IoCause.WAL, StandardOpenOption.WRITE)) {
+                if (tail.torn()) {
                     ch.truncate(tail.validEnd());
-                    ch.force(true);
                 }
+                ch.force(true);
             }
         }
         if (!current[0].isEmpty()) {
@@ -433,6 +434,37 @@ public final class LsmStore implements Closeable {
             files.deleteIfExists(h.path());
             diskBytes.addAndGet(-h.record().fileBytes());
         });
+    }
+
+    /**
+     * Handles on tables an edit is about to add, opened before the edit is logged: once it is in the manifest,
+     * installing it must not fail halfway (a logged table missing from the open ones would break every later
+     * version). On failure the handles already open are released. A virtual table's parents must be open;
+     * REQUIRES: the mutex, for a virtual table.
+     */
+    private List<TableHandle> openNew(List<TableRecord> added) throws IOException {
+        List<TableHandle> opened = new ArrayList<>(added.size());
+        try {
+            for (TableRecord t : added) {
+                opened.add(openTable(t));
+            }
+            return opened;
+        } catch (IOException | RuntimeException e) {
+            release(opened);
+            throw e;
+        }
+    }
+
+    /** Closes handles {@link #openNew} opened for an edit that was not logged (their files are not deleted). */
+    private static void release(List<TableHandle> handles) {
+        for (TableHandle h : handles) {
+            h.ref();
+            try {
+                h.unref();
+            } catch (IOException e) {
+                // closing a reader that was never used; the store's error is the one that stopped the edit
+            }
+        }
     }
 
     private Path tablePath(long number) {
@@ -578,22 +610,23 @@ public final class LsmStore implements Closeable {
 
     /**
      * Freezes the active MemTable, starts a new one with a new WAL segment, and queues the flush. The old
-     * segment is closed first, which writes and syncs every record queued on it, so all of the frozen
-     * MemTable's writes are durable and visible. REQUIRES: the write lock; the active MemTable is not empty.
+     * segment is closed first, before the new one is created, which writes and syncs every record queued on it,
+     * so all of the frozen MemTable's writes are durable and visible. REQUIRES: the write lock; the active
+     * MemTable is not empty.
      */
     private void rotate() throws IOException {
         long number = manifest.newFileNumber();
         if (options.walMode() != SyncMode.OFF) {
-            WalWriter next;
             try {
-                next = WalWriter.create(files, dir.resolve(StoreFiles.walName(number)), options.walMode());
-                files.syncDirectory(dir);
+                // The old segment is whole on the device before a newer one exists: recovery takes a torn segment
+                // with a newer one after it as corruption, since the newer one proves it was complete once.
                 wal.close();
+                wal = WalWriter.create(files, dir.resolve(StoreFiles.walName(number)), options.walMode());
+                files.syncDirectory(dir);
             } catch (IOException e) {
                 fail(e);
                 throw e;
             }
-            wal = next;
         }
         mutex.lock();
         try {
@@ -646,22 +679,33 @@ public final class LsmStore implements Closeable {
                 IoCause.FLUSH, flushIndex, flushIndex, oldestTombstone, true);
         long flushed = out.stream().mapToLong(TableRecord::fileBytes).sum();
         files.syncDirectory(dir);
+        List<TableHandle> opened = openNew(out);
         long nextWal;
         mutex.lock();
         try {
-            waitWhileMergeLags();
-            ReadView rv = readView;
-            List<LiveMemTable> rest = new ArrayList<>(rv.immutables());
-            rest.remove(rest.size() - 1);
-            nextWal = rest.isEmpty() ? rv.active().walNumber() : rest.get(rest.size() - 1).walNumber();
-            ComponentSet current = manifest.current();
-            ComponentSet after = preview(current, out, List.of());
-            PolicyState state = policy.onFlush(policyState, view(after));
-            manifest.append(flushEdit(out, current, maxSequence, nextWal, state));
-            policyState = state;
+            boolean logged = false;
+            ReadView rv;
+            List<LiveMemTable> rest;
+            try {
+                waitWhileMergeLags();
+                rv = readView;
+                rest = new ArrayList<>(rv.immutables());
+                rest.remove(rest.size() - 1);
+                nextWal = rest.isEmpty() ? rv.active().walNumber() : rest.get(rest.size() - 1).walNumber();
+                ComponentSet current = manifest.current();
+                ComponentSet after = preview(current, out, List.of());
+                PolicyState state = policy.onFlush(policyState, view(after));
+                manifest.append(flushEdit(out, current, maxSequence, nextWal, state));
+                logged = true;
+                policyState = state;
+            } finally {
+                if (!logged) {
+                    release(opened);
+                }
+            }
             flushCount = flushIndex;
-            for (TableRecord t : out) {
-                tables.put(t.fileNumber(), openTable(t));
+            for (int i = 0; i < out.size(); i++) {
+                tables.put(out.get(i).fileNumber(), opened.get(i));
             }
             tableBytes += out.stream().mapToLong(TableRecord::fileBytes).sum();
             completeFlush(rv, rest, start);
@@ -793,50 +837,64 @@ public final class LsmStore implements Closeable {
                         p.level(), bottommost));
             }
             files.syncDirectory(dir);
-            mutex.lock();
+            // Every output is opened before the first edit is logged (see openNew); those of edits not logged
+            // are released at the end.
+            List<List<TableHandle>> opened = new ArrayList<>();
+            int logged = 0;
             try {
-                ReadView rv = readView;
-                List<LiveMemTable> rest = new ArrayList<>(rv.immutables());
-                rest.remove(rest.size() - 1);
-                nextWal = rest.isEmpty() ? rv.active().walNumber() : rest.get(rest.size() - 1).walNumber();
-                for (int i = 0; i < plan.size(); i++) {
-                    PlannedTable p = plan.get(i);
-                    List<TableRecord> out = outputs.get(i);
-                    ComponentSet current = manifest.current();
-                    ManifestEdit.Builder b = ManifestEdit.builder();
-                    p.realInputs().forEach(b::removeFile);
-                    out.forEach(b::addTable);
-                    if (p.withMemTable()) {
-                        b.lastSequence(Math.max(current.lastSequence(), mem.maxSequence()))
-                                .walNumber(Math.max(current.walNumber(), nextWal))
-                                .policy(policy.name(), state.encode());
-                    }
-                    long inputBytes = 0;
-                    manifest.append(b.build());
-                    for (long id : p.realInputs()) {
-                        TableHandle h = tables.remove(id);
-                        inputBytes += h.record().fileBytes();
-                        h.markObsolete();
-                    }
-                    long written = 0;
-                    for (TableRecord t : out) {
-                        tables.put(t.fileNumber(), openTable(t));
-                        written += t.fileBytes();
-                    }
-                    tableBytes += written;
-                    if (!p.realInputs().isEmpty()) {
-                        merges++;
-                        mergeInputBytes += inputBytes;
-                        mergeOutputBytes += written;
-                        mergeBytes.recordValue(written);
-                    }
+                for (List<TableRecord> out : outputs) {
+                    opened.add(openNew(out));
                 }
-                policyState = state;
-                flushCount = flushIndex;
-                compacting.removeAll(planned);
-                completeFlush(rv, rest, start);
+                mutex.lock();
+                try {
+                    ReadView rv = readView;
+                    List<LiveMemTable> rest = new ArrayList<>(rv.immutables());
+                    rest.remove(rest.size() - 1);
+                    nextWal = rest.isEmpty() ? rv.active().walNumber() : rest.get(rest.size() - 1).walNumber();
+                    for (int i = 0; i < plan.size(); i++) {
+                        PlannedTable p = plan.get(i);
+                        List<TableRecord> out = outputs.get(i);
+                        ComponentSet current = manifest.current();
+                        ManifestEdit.Builder b = ManifestEdit.builder();
+                        p.realInputs().forEach(b::removeFile);
+                        out.forEach(b::addTable);
+                        if (p.withMemTable()) {
+                            b.lastSequence(Math.max(current.lastSequence(), mem.maxSequence()))
+                                    .walNumber(Math.max(current.walNumber(), nextWal))
+                                    .policy(policy.name(), state.encode());
+                        }
+                        long inputBytes = 0;
+                        manifest.append(b.build());
+                        logged++;
+                        for (long id : p.realInputs()) {
+                            TableHandle h = tables.remove(id);
+                            inputBytes += h.record().fileBytes();
+                            h.markObsolete();
+                        }
+                        long written = 0;
+                        for (int j = 0; j < out.size(); j++) {
+                            tables.put(out.get(j).fileNumber(), opened.get(i).get(j));
+                            written += out.get(j).fileBytes();
+                        }
+                        tableBytes += written;
+                        if (!p.realInputs().isEmpty()) {
+                            merges++;
+                            mergeInputBytes += inputBytes;
+                            mergeOutputBytes += written;
+                            mergeBytes.recordValue(written);
+                        }
+                    }
+                    policyState = state;
+                    flushCount = flushIndex;
+                    compacting.removeAll(planned);
+                    completeFlush(rv, rest, start);
+                } finally {
+                    mutex.unlock();
+                }
             } finally {
-                mutex.unlock();
+                for (int i = logged; i < opened.size(); i++) {
+                    release(opened.get(i));
+                }
             }
         } catch (IOException | RuntimeException | Error e) {
             mutex.lock();
@@ -1096,7 +1154,9 @@ public final class LsmStore implements Closeable {
     private void runMerge(MergeJob job) {
         long start = System.nanoTime();
         List<TableRecord> out = List.of();
-        boolean installed = false;
+        // Set just before the manifest append: from then on the edit may be in the manifest file even if the
+        // append fails (written, then the sync failed), so its output tables must stay (see the catch below).
+        boolean logged = false;
         try {
             List<TableHandle> inputs = new ArrayList<>();
             List<TableHandle> reads = new ArrayList<>();
@@ -1121,8 +1181,10 @@ public final class LsmStore implements Closeable {
             ManifestEdit.Builder edit = ManifestEdit.builder();
             inputs.forEach(h -> edit.removeFile(h.fileNumber()));
             TableRecord virtual = null;
+            TableRecord moved = null;
             if (job.kind() == MergeKind.TRIVIAL_MOVE) {
-                edit.addTable(inputs.get(0).record().atLevel(job.outputLevel()));
+                moved = inputs.get(0).record().atLevel(job.outputLevel());
+                edit.addTable(moved);
             } else if (job.kind() == MergeKind.REAL) {
                 out = mergeTables(reads, null, 0, cutter, job.outputLevel(), bottommost);
                 out.forEach(edit::addTable);
@@ -1141,19 +1203,24 @@ public final class LsmStore implements Closeable {
                 edit.policy(policy.name(), policyState.encode());
                 ManifestEdit built = edit.build();
                 checkLevelsStaySorted(manifest.current(), built, job);
-                manifest.append(built);
-                installed = true;
+                List<TableRecord> added = moved != null ? List.of(moved) : virtual != null ? List.of(virtual) : out;
+                List<TableHandle> opened = openNew(added);
+                logged = true;
+                try {
+                    manifest.append(built);
+                } catch (IOException | RuntimeException e) {
+                    release(opened);
+                    throw e;
+                }
                 if (job.kind() == MergeKind.TRIVIAL_MOVE) {
                     // Same number, new record: the old handle closes when its versions go (never deleting a file).
-                    long n = inputs.get(0).fileNumber();
-                    tables.remove(n);
-                    tables.put(n, openTable(manifest.current().table(n).orElseThrow()));
+                    tables.remove(moved.fileNumber());
+                    tables.put(moved.fileNumber(), opened.get(0));
                 } else {
-                    for (TableRecord t : out) {
-                        tables.put(t.fileNumber(), openTable(t));
+                    for (int i = 0; i < added.size(); i++) {
+                        tables.put(added.get(i).fileNumber(), opened.get(i));
                     }
                     if (virtual != null) {
-                        tables.put(virtual.fileNumber(), openTable(virtual));
                         virtualMerges++;
                     } else {
                         merges++;
@@ -1172,7 +1239,9 @@ public final class LsmStore implements Closeable {
                 mutex.unlock();
             }
         } catch (Throwable e) {
-            if (!installed) {
+            // A failed append may still have reached the file: the next open would replay the edit and find its
+            // tables missing. Kept, they are either live or orphans that the next open deletes.
+            if (!logged) {
                 for (TableRecord t : out) {
                     try {
                         files.deleteIfExists(tablePath(t.fileNumber()));

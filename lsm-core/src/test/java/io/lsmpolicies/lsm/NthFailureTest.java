@@ -2,6 +2,7 @@ package io.lsmpolicies.lsm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lsmpolicies.lsm.io.FaultHook;
 import io.lsmpolicies.lsm.io.FaultInjector;
 import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.FileOp;
@@ -17,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,7 +76,7 @@ class NthFailureTest {
         return new Outcome(acked, null, null, null);
     }
 
-    private static boolean namesTheInjection(Throwable e) {
+    static boolean namesTheInjection(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (String.valueOf(t.getMessage()).contains("injected failure")) {
                 return true;
@@ -161,8 +163,48 @@ class NthFailureTest {
         System.out.println("NthFailureTest: " + runs + " runs with one injected failure each");
     }
 
+    /**
+     * Regression (found by {@link RecoveryPowerLossTest}): a merge whose manifest sync failed deleted its output
+     * tables, though its edit was already written to the manifest file (only the sync failed). Without a power loss
+     * to cut that record off, the next open replayed the edit and refused the store for good ("the manifest lists
+     * SSTables [44], which are not in ..."). The outputs now stay: live if the edit landed, orphans otherwise.
+     */
+    @Test
+    void aMergeWhoseManifestSyncFailsLeavesAStoreThatOpens() throws Exception {
+        AtomicBoolean armed = new AtomicBoolean(true);
+        FaultHook failMergeManifestSync = new FaultHook() {
+            @Override
+            public void before(FileOp op, Path path) throws IOException {
+                if (op == FileOp.SYNC && path.getFileName().toString().startsWith("MANIFEST-")
+                        && Thread.currentThread().getName().startsWith("lsm-merge")
+                        && armed.compareAndSet(true, false)) {
+                    throw new IOException("injected failure: " + op + " of " + path + " installing a merge");
+                }
+            }
+        };
+        Path dir = tmp.resolve("store");
+        Outcome o;
+        LsmStore store = LsmStore.open(dir, OPTIONS, FileLayer.withFaults(failMergeManifestSync));
+        try {
+            o = load(store);
+        } finally {
+            try {
+                store.close();
+            } catch (IOException | RuntimeException e) {
+                // the store is failed
+            }
+        }
+        assertThat(armed.get()).as("a merge installed an edit").isFalse();
+        assertThat(o.error()).isNotNull();
+        assertThat(namesTheInjection(o.error())).as("%s", o.error()).isTrue();
+        try (LsmStore reopened = LsmStore.open(dir, OPTIONS)) {
+            assertReads(reopened, o, "reopened after a failed merge install");
+        }
+        assertThat(StoreVerifier.verify(dir).ok()).isTrue();
+    }
+
     /** Ordinals 1..count spread out: the first few, then growing steps, and the last. */
-    private static List<Long> spread(long count) {
+    static List<Long> spread(long count) {
         List<Long> out = new ArrayList<>();
         for (long n = 1; n <= count; n = n < 4 ? n + 1 : n * 3 / 2 + 1) {
             out.add(n);

@@ -3,6 +3,7 @@ package io.lsmpolicies.feeds.server;
 import io.lsmpolicies.feeds.Dataset;
 import io.lsmpolicies.feeds.Feed;
 import io.lsmpolicies.lsm.LsmStore;
+import io.lsmpolicies.lsm.StoreOptions;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -28,7 +29,17 @@ import java.util.Map;
 public final class NodeServer implements Closeable {
     private static final System.Logger LOG = System.getLogger(NodeServer.class.getName());
 
+    /**
+     * How the node opens each store: {@link LsmStore#open(Path, StoreOptions)}. The seam lets tests open a store on
+     * a fault-injecting file layer ({@code LsmStore.open(dir, options, FileLayer.withFaults(hook))}).
+     */
+    @FunctionalInterface
+    interface StoreOpener {
+        LsmStore open(Path dir, StoreOptions options) throws IOException;
+    }
+
     private final NodeDescriptor descriptor;
+    private final StoreOpener opener;
     private final Map<String, Dataset> datasets = new LinkedHashMap<>();
     private final Map<String, Feed> feeds = new LinkedHashMap<>();
     private final Map<String, List<InetSocketAddress>> feedAddresses = new LinkedHashMap<>();
@@ -36,8 +47,9 @@ public final class NodeServer implements Closeable {
     private HttpServer http;
     private boolean closed;
 
-    private NodeServer(NodeDescriptor descriptor) {
+    private NodeServer(NodeDescriptor descriptor, StoreOpener opener) {
         this.descriptor = descriptor;
+        this.opener = opener;
     }
 
     /**
@@ -48,7 +60,12 @@ public final class NodeServer implements Closeable {
      * @throws IOException     if a store cannot be opened
      */
     public static NodeServer start(NodeDescriptor descriptor) throws IOException, ConfigException {
-        NodeServer s = new NodeServer(descriptor);
+        return start(descriptor, LsmStore::open);
+    }
+
+    /** As {@link #start(NodeDescriptor)}, opening each store with {@code opener} (tests: fault injection). */
+    static NodeServer start(NodeDescriptor descriptor, StoreOpener opener) throws IOException, ConfigException {
+        NodeServer s = new NodeServer(descriptor, opener);
         try {
             s.openStores();
             s.startFeeds();
@@ -69,7 +86,7 @@ public final class NodeServer implements Closeable {
             for (int i = 0; i < n; i++) {
                 Path device = descriptor.iodevices().get(i);
                 checkPartition(device.resolve(d.name() + ".partition"), i, n);
-                LsmStore store = LsmStore.open(device.resolve(d.name()),
+                LsmStore store = opener.open(device.resolve(d.name()),
                         descriptor.storage().storeOptions(descriptor.datasets().size(), n, d.newPolicy()));
                 stores.add(store);
                 parts.add(store);

@@ -38,7 +38,9 @@ import java.util.UUID;
  *   <li>every file deleted or replaced by a rename since its directory's last sync is back, with its synced
  *       bytes (kept in {@code trash} until the directory is synced).</li>
  * </ul>
- * A file that existed before the injector saw it counts as synced at the size it had when first seen.
+ * {@link #restart} instead models a process crash: nothing is undone, and what was not synced stays unsynced for a
+ * later {@code crash}. A file that existed before the injector saw it counts as synced at the size it had when
+ * first seen.
  * Overwrites inside a synced region are not modelled; the engine only appends. Thread-safe.
  */
 public final class FaultInjector implements FaultHook {
@@ -138,6 +140,18 @@ public final class FaultInjector implements FaultHook {
     /** From now on every operation fails, as if the machine had stopped. */
     public synchronized void powerOff() {
         off = true;
+    }
+
+    /**
+     * The process died but the machine did not: operations work again and nothing is undone. What was not synced
+     * stays unsynced, so a later {@link #crash} still drops it (a process crash, then a power loss). REQUIRES:
+     * {@link #powerOff} was called, to stop the store's threads as the process's death would, and none still runs.
+     */
+    public synchronized void restart() {
+        if (!off) {
+            throw new IllegalStateException("power off first: the store's threads must have stopped");
+        }
+        off = false;
     }
 
     private boolean isNew(Path path) {

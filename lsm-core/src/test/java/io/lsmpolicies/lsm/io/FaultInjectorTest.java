@@ -69,6 +69,24 @@ class FaultInjectorTest {
     }
 
     @Test
+    void aProcessCrashKeepsEverythingAndALaterPowerLossStillDropsWhatWasNeverSynced() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("r"));
+        FaultInjector faults = new FaultInjector(tmp.resolve("trash"));
+        FileLayer files = FileLayer.withFaults(faults);
+        write(files, dir.resolve("a"), "synced", true);
+        files.syncDirectory(dir);
+        write(files, dir.resolve("a"), "+unsynced", false);
+        assertThatThrownBy(faults::restart).isInstanceOf(IllegalStateException.class); // power off first
+        faults.powerOff();
+        faults.restart();
+        assertThat(read(dir.resolve("a"))).isEqualTo("synced+unsynced"); // the process died, the machine did not
+        write(files, dir.resolve("a"), "+more", false);
+        faults.powerOff();
+        faults.crash(null);
+        assertThat(read(dir.resolve("a"))).isEqualTo("synced");
+    }
+
+    @Test
     void tornTailsKeepAPrefixOfTheUnsyncedBytes() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("t"));
         for (long seed = 0; seed < 20; seed++) {

@@ -1,0 +1,311 @@
+package io.lsmpolicies.feeds.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lsmpolicies.feeds.BadRecord;
+import io.lsmpolicies.feeds.ErrorKind;
+import io.lsmpolicies.feeds.FeedStats;
+import io.lsmpolicies.feeds.KeyEncoder;
+import io.lsmpolicies.lsm.LsmStore;
+import io.lsmpolicies.lsm.io.FaultHook;
+import io.lsmpolicies.lsm.io.FileLayer;
+import io.lsmpolicies.lsm.io.FileOp;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Fault injection under the node server (issue 9): dataset {@code a}'s store runs on a fault-injecting file layer,
+ * and in the middle of a feed ingest with acknowledgements (1,000 records acknowledged, then a stream that goes on
+ * until the server closes it) a WAL sync, or a background flush's SSTable write, fails.
+ * Meanwhile another feed ingests into dataset {@code b}. The server must stay up; the connection to {@code a}'s
+ * feed is told why and closed, and the feed's statistics name the cause; {@code b} ingests everything; HTTP reads
+ * of both go on; {@code a}'s store refuses every later write with the first error, over the feed too, until the
+ * node restarts; after the restart every acknowledged record is there and {@code a} takes writes again.
+ */
+@Timeout(60)
+class NodeServerFaultTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int RECORDS = 3000;
+
+    @TempDir
+    Path tmp;
+    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final List<NodeServer> servers = new ArrayList<>();
+
+    /** Where the fault strikes: the operation and the files it is on. */
+    enum Fault {
+        WAL_SYNC(FileOp.SYNC, ".log"),
+        FLUSH_WRITE(FileOp.WRITE, ".sst");
+
+        final FileOp op;
+        final String suffix;
+
+        Fault(FileOp op, String suffix) {
+            this.op = op;
+            this.suffix = suffix;
+        }
+    }
+
+    /** Fails the first operation of the fault's kind on its files once armed, and nothing else. */
+    private static final class Armed implements FaultHook {
+        private final Fault fault;
+        private final AtomicBoolean armed = new AtomicBoolean();
+
+        Armed(Fault fault) {
+            this.fault = fault;
+        }
+
+        @Override
+        public void before(FileOp op, Path path) throws IOException {
+            String name = path.getFileName().toString();
+            if (op == fault.op && name.contains(fault.suffix) && armed.compareAndSet(true, false)) {
+                throw new IOException("injected failure: " + op + " of " + path);
+            }
+        }
+    }
+
+    @AfterEach
+    void stop() {
+        for (NodeServer s : servers) {
+            try {
+                s.close();
+            } catch (IOException e) {
+                // a store that failed may fail its close too; the test has checked what it must
+            }
+        }
+    }
+
+    private Path descriptor() throws IOException {
+        StringBuilder text = new StringBuilder("[nc/nc1]\n"
+                + "iodevices = " + tmp.resolve("io0") + "\n"
+                + "[nc]\n"
+                + "storage.memorycomponent.globalbudget = 64KB\n" // 32 KiB per store: several flushes per ingest
+                + "storage.wal.mode = sync\n"
+                + "[http]\n"
+                + "port = 0\n");
+        for (String d : List.of("a", "b")) {
+            text.append("[dataset/").append(d).append("]\nprimary-key = id\n");
+            text.append("[feed/f").append(d).append("]\ndataset = ").append(d)
+                    .append("\nformat = json\naddresses = 127.0.0.1:0\nacks = true\n");
+        }
+        return Files.writeString(tmp.resolve("node.conf"), text, StandardCharsets.UTF_8);
+    }
+
+    private NodeServer start(FaultHook hookForA) throws Exception {
+        NodeServer s = NodeServer.start(DescriptorParser.parse(descriptor(), true), (dir, options) ->
+                hookForA != null && dir.getFileName().toString().equals("a")
+                        ? LsmStore.open(dir, options, FileLayer.withFaults(hookForA))
+                        : LsmStore.open(dir, options));
+        servers.add(s);
+        return s;
+    }
+
+    private static byte[] records(int from, int to) {
+        StringBuilder b = new StringBuilder();
+        for (int i = from; i < to; i++) {
+            b.append("{\"id\":").append(i).append(",\"v\":\"").append("x".repeat(60)).append(i).append("\"}\n");
+        }
+        return b.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** A feed client: writes records, and reads the server's lines (acks, an error) until it closes. */
+    private static final class Client implements AutoCloseable {
+        final Socket socket;
+        final List<String> lines = new ArrayList<>();
+        final CompletableFuture<Void> closedByServer = new CompletableFuture<>();
+        final AtomicReference<Long> lastAck = new AtomicReference<>(0L);
+
+        Client(InetSocketAddress a) throws IOException {
+            socket = new Socket(a.getAddress(), a.getPort());
+            Thread reader = new Thread(() -> {
+                try (BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
+                        StandardCharsets.UTF_8))) {
+                    for (String line = in.readLine(); line != null; line = in.readLine()) {
+                        synchronized (lines) {
+                            lines.add(line);
+                        }
+                        JsonNode n = JSON.readTree(line);
+                        if (n.has("acked")) {
+                            lastAck.set(n.get("acked").asLong());
+                        }
+                    }
+                } catch (IOException e) {
+                    // reset by the server's close
+                }
+                closedByServer.complete(null);
+            });
+            reader.setDaemon(true);
+            reader.start();
+        }
+
+        /** Writes; a server that closed the connection meanwhile makes this fail, which is fine. */
+        void send(byte[] bytes) {
+            try {
+                OutputStream out = socket.getOutputStream();
+                out.write(bytes);
+                out.flush();
+            } catch (IOException e) {
+                // the server closed the connection
+            }
+        }
+
+        List<String> lines() {
+            synchronized (lines) {
+                return List.copyOf(lines);
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+
+    private static void await(String what, java.util.function.BooleanSupplier done) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!done.getAsBoolean()) {
+            assertThat(System.nanoTime()).as("waiting for %s", what).isLessThan(deadline);
+            Thread.sleep(10);
+        }
+    }
+
+    private int status(NodeServer s, String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + s.httpAddress().getPort() + path))
+                .GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private JsonNode get(NodeServer s, String path) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + s.httpAddress().getPort() + path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as("GET %s: %s", path, r.body()).isEqualTo(200);
+        return JSON.readTree(r.body());
+    }
+
+    private static boolean namesTheInjection(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (String.valueOf(t.getMessage()).contains("injected failure")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static Predicate<BadRecord> storeFailedNamingTheCause() {
+        return r -> r.kind() == ErrorKind.STORE_FAILED && r.detail().contains("injected failure");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Fault.class)
+    void aStoreFailureUnderAFeedIsReportedContainedAndLosesNoAcknowledgedRecord(Fault fault) throws Exception {
+        Armed hook = new Armed(fault);
+        NodeServer s = start(hook);
+        long acked;
+        try (Client a = new Client(s.feedAddresses("fa").get(0));
+                Client b = new Client(s.feedAddresses("fb").get(0))) {
+            a.send(records(0, 1000));
+            await("the first 1,000 records acknowledged", () -> a.lastAck.get() == 1000);
+            s.dataset("a").store().flush(); // so that the next flush comes in the middle of the next records
+            hook.armed.set(true);
+            b.send(records(0, RECORDS));
+            // The stream goes on until the server closes it: a failed background flush is reported by the next
+            // write, and how many records one write takes depends on timing (a drain applies what is queued).
+            int sent = 1000;
+            while (!a.closedByServer.isDone() && sent < 100_000) {
+                a.send(records(sent, sent + 500));
+                sent += 500;
+                Thread.sleep(2);
+            }
+            assertThat(a.closedByServer).as("the server closes the failed connection")
+                    .succeedsWithin(30, TimeUnit.SECONDS);
+            acked = a.lastAck.get();
+            if (fault == Fault.WAL_SYNC) {
+                assertThat(acked).as("the next write after the fault is armed fails").isEqualTo(1000);
+            } else { // the flush of the next full MemTable fails; the writes until then were applied
+                assertThat(acked).as("acknowledged before the failure").isBetween(1001L, sent - 1L);
+            }
+            String last = a.lines().get(a.lines().size() - 1);
+            assertThat(JSON.readTree(last).path("error").asText()).as("the connection's last line: %s", last)
+                    .contains("injected failure");
+
+            FeedStats fa = s.feed("fa").stats();
+            assertThat(fa.errors(ErrorKind.STORE_FAILED)).as("%s", fa).isPositive();
+            assertThat(fa.recentErrors()).as("%s", fa).anyMatch(storeFailedNamingTheCause());
+            assertThat(fa.records()).as("the client is told of every record applied").isEqualTo(acked);
+
+            await("dataset b's feed applies every record", () -> s.feed("fb").stats().records() == RECORDS);
+            assertThat(s.feed("fb").stats().errorCount()).isZero();
+            assertThat(b.lastAck.get()).isLessThanOrEqualTo(RECORDS);
+        }
+
+        // Reads go on: health, records acknowledged on a, counts of both, the feed's statistics.
+        assertThat(get(s, "/health").get("status").asText()).isEqualTo("ok");
+        assertThat(get(s, "/datasets/a/records/0").get("id").asLong()).isZero();
+        assertThat(get(s, "/datasets/a/records/" + (acked - 1)).get("id").asLong()).isEqualTo(acked - 1);
+        assertThat(get(s, "/datasets/a/count").get("count").asLong()).isGreaterThanOrEqualTo(acked);
+        assertThat(get(s, "/datasets/b/count").get("count").asLong()).isEqualTo(RECORDS);
+        assertThat(status(s, "/datasets/a/metrics")).isEqualTo(200);
+        assertThat(get(s, "/feeds/fa/stats").get("errors").get("STORE_FAILED").asLong()).isPositive();
+
+        // The first error sticks: a direct write and a new feed connection are refused with it.
+        LsmStore storeA = s.dataset("a").store();
+        Throwable refused = null;
+        try {
+            storeA.put(KeyEncoder.of(999_999L), new byte[] {1});
+        } catch (IOException e) {
+            refused = e;
+        }
+        assertThat(refused).isNotNull();
+        assertThat(namesTheInjection(refused)).as("%s", refused).isTrue();
+        long failedBefore = s.feed("fa").stats().errors(ErrorKind.STORE_FAILED);
+        try (Client again = new Client(s.feedAddresses("fa").get(0))) {
+            again.send(records(RECORDS, RECORDS + 10));
+            assertThat(again.closedByServer).succeedsWithin(30, TimeUnit.SECONDS);
+            assertThat(again.lastAck.get()).isZero();
+            assertThat(again.lines()).anyMatch(l -> l.contains("injected failure"));
+        }
+        assertThat(s.feed("fa").stats().errors(ErrorKind.STORE_FAILED)).isGreaterThan(failedBefore);
+        // b still takes writes.
+        try (Client more = new Client(s.feedAddresses("fb").get(0))) {
+            more.send(records(RECORDS, RECORDS + 10));
+            await("more records into b", () -> more.lastAck.get() == 10);
+        }
+
+        // Restart without faults: every acknowledged record is there, and a takes writes again.
+        s.close();
+        NodeServer again = start(null);
+        LsmStore reopened = again.dataset("a").store();
+        for (long i = 0; i < acked; i++) {
+            assertThat(reopened.get(KeyEncoder.of(i))).as("acknowledged record %d", i).isNotNull();
+        }
+        assertThat(get(again, "/datasets/b/count").get("count").asLong()).isEqualTo(RECORDS + 10);
+        try (Client a = new Client(again.feedAddresses("fa").get(0))) {
+            a.send(records(RECORDS, RECORDS + 10));
+            await("a takes writes after the restart", () -> a.lastAck.get() == 10);
+        }
+    }
+}
