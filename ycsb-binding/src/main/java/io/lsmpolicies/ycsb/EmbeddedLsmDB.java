@@ -1,19 +1,12 @@
 package io.lsmpolicies.ycsb;
 
-import io.lsmpolicies.feeds.AdmValue;
-import io.lsmpolicies.lsm.KeyValue;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreIterator;
 import java.io.IOException;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.Set;
-import java.util.Vector;
 import java.util.concurrent.locks.ReentrantLock;
-import site.ycsb.ByteIterator;
-import site.ycsb.DB;
+import java.util.function.Consumer;
 import site.ycsb.DBException;
-import site.ycsb.Status;
 
 /**
  * The store in the YCSB process ({@code lsm.mode=embedded}). The DB instances of one process (one per client
@@ -32,7 +25,7 @@ import site.ycsb.Status;
  * </ul>
  * A returned write is visible to every later read of any thread; it is durable as {@code lsm.wal} says.
  */
-public final class EmbeddedLsmDB extends DB {
+public final class EmbeddedLsmDB extends RecordDB {
     private BindingConfig config;
     private SharedStores.Shared shared;
     private LsmStore store;
@@ -62,85 +55,36 @@ public final class EmbeddedLsmDB extends DB {
     }
 
     @Override
-    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
-        try {
-            byte[] value = store.get(YcsbRecord.key(key));
-            if (value == null) {
-                return Status.NOT_FOUND;
+    protected byte[] get(byte[] key) throws IOException {
+        return store.get(key);
+    }
+
+    @Override
+    protected void put(byte[] key, byte[] value) throws IOException {
+        store.put(key, value);
+    }
+
+    @Override
+    protected void remove(byte[] key) throws IOException {
+        store.delete(key);
+    }
+
+    @Override
+    protected void scan(byte[] from, int n, Consumer<byte[]> action) throws IOException {
+        try (StoreIterator it = store.scan(from, null)) {
+            for (int i = 0; i < n && it.hasNext(); i++) {
+                action.accept(it.next().value());
             }
-            YcsbRecord.fields(YcsbRecord.decode(value), fields, result);
-            return Status.OK;
-        } catch (IOException | RuntimeException e) {
-            return OpErrors.error("read", key, e);
         }
     }
 
     @Override
-    public Status scan(String table, String startkey, int recordcount, Set<String> fields,
-            Vector<HashMap<String, ByteIterator>> result) {
-        try (StoreIterator it = store.scan(YcsbRecord.key(startkey), null)) {
-            for (int n = 0; n < recordcount && it.hasNext(); n++) {
-                KeyValue kv = it.next();
-                HashMap<String, ByteIterator> row = new HashMap<>();
-                YcsbRecord.fields(YcsbRecord.decode(kv.value()), fields, row);
-                result.add(row);
-            }
-            return Status.OK;
-        } catch (IOException | RuntimeException e) {
-            return OpErrors.error("scan", startkey, e);
-        }
+    protected ReentrantLock lockOf(String key) {
+        return shared.locks.of(key);
     }
 
     @Override
-    public Status update(String table, String key, Map<String, ByteIterator> values) {
-        byte[] k = YcsbRecord.key(key);
-        ReentrantLock lock = shared.locks.of(key);
-        lock.lock();
-        try {
-            AdmValue.Obj record;
-            if (YcsbRecord.isWhole(values, config.schema())) {
-                record = YcsbRecord.of(key, values);
-            } else {
-                byte[] stored = store.get(k);
-                if (stored == null) {
-                    return Status.NOT_FOUND;
-                }
-                record = YcsbRecord.merge(YcsbRecord.decode(stored), values);
-            }
-            store.put(k, YcsbRecord.encode(record));
-            return Status.OK;
-        } catch (IOException | RuntimeException e) {
-            return OpErrors.error("update", key, e);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    @Override
-    public Status insert(String table, String key, Map<String, ByteIterator> values) {
-        ReentrantLock lock = shared.locks.of(key);
-        lock.lock();
-        try {
-            store.put(YcsbRecord.key(key), YcsbRecord.encode(YcsbRecord.of(key, values)));
-            return Status.OK;
-        } catch (IOException | RuntimeException e) {
-            return OpErrors.error("insert", key, e);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    @Override
-    public Status delete(String table, String key) {
-        ReentrantLock lock = shared.locks.of(key);
-        lock.lock();
-        try {
-            store.delete(YcsbRecord.key(key));
-            return Status.OK;
-        } catch (IOException | RuntimeException e) {
-            return OpErrors.error("delete", key, e);
-        } finally {
-            lock.unlock();
-        }
+    protected Set<String> schema() {
+        return config.schema();
     }
 }

@@ -85,7 +85,7 @@ final class SharedStores {
         s = new Shared(dir, store, config.settings(), config.metricsFile(), config.traceFile());
         s.refs = 1;
         OPEN.put(dir, s);
-        BindingRuntime.ensureExitHook();
+        BindingRuntime.atExit(SharedStores::closeAll);
         return s;
     }
 

@@ -1,24 +1,18 @@
 package io.lsmpolicies.ycsb.hyracks;
 
-import io.lsmpolicies.feeds.AdmValue;
-import io.lsmpolicies.ycsb.YcsbRecord;
-import java.util.HashMap;
-import java.util.Map;
+import io.lsmpolicies.ycsb.RecordDB;
 import java.util.Set;
-import java.util.Vector;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.apache.hyracks.api.exceptions.HyracksDataException;
-import site.ycsb.ByteIterator;
-import site.ycsb.DB;
 import site.ycsb.DBException;
-import site.ycsb.Status;
 
 /**
  * YCSB on AsterixDB's own LSM B-tree: a Hyracks 0.3.8 {@code LSMBTree} embedded in the YCSB process
  * ({@link HyracksTree}), merged by AsterixDB's prefix policy or by one of our policies through our Hyracks adapter
  * ({@code hyracks.policy}); the peer of {@code io.lsmpolicies.ycsb.EmbeddedLsmDB} in the benchmark. The DB instances
  * of one process (one per client thread) share one index per directory ({@link SharedTrees}). Records are stored
- * as our engine stores them ({@link YcsbRecord}): the key our {@code KeyEncoder}'s bytes, the value our
+ * as our engine stores them ({@link io.lsmpolicies.ycsb.YcsbRecord}): the key our {@code KeyEncoder}'s bytes, the value our
  * {@code ValueCodec}'s bytes, both as byte-array fields. The {@code table} argument is ignored.
  *
  * <ul>
@@ -33,7 +27,7 @@ import site.ycsb.Status;
  * A returned write is in a memory component and visible to every later read; it is on disk once flushed (there is
  * no transaction log).
  */
-public final class HyracksLsmDB extends DB {
+public final class HyracksLsmDB extends RecordDB {
     private HyracksConfig config;
     private SharedTrees.Shared shared;
     private TreeSession session;
@@ -45,7 +39,7 @@ public final class HyracksLsmDB extends DB {
             config = HyracksConfig.parse(getProperties());
             shared = SharedTrees.acquire(config);
         } catch (DBException e) {
-            InitFailures.failed(e.getMessage());
+            io.lsmpolicies.ycsb.BindingRuntime.initFailed(e.getMessage());
             throw e;
         }
         session = shared.tree.session();
@@ -62,7 +56,7 @@ public final class HyracksLsmDB extends DB {
         try {
             session.close();
         } catch (HyracksDataException e) {
-            OpFailures.error("cleanup", s.dir.toString(), e);
+            io.lsmpolicies.ycsb.OpErrors.error("cleanup", s.dir.toString(), e);
         } finally {
             session = null;
             SharedTrees.release(s);
@@ -75,84 +69,32 @@ public final class HyracksLsmDB extends DB {
     }
 
     @Override
-    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
-        try {
-            byte[] value = session.get(YcsbRecord.key(key));
-            if (value == null) {
-                return Status.NOT_FOUND;
-            }
-            YcsbRecord.fields(YcsbRecord.decode(value), fields, result);
-            return Status.OK;
-        } catch (HyracksDataException | RuntimeException e) {
-            return OpFailures.error("read", key, e);
-        }
+    protected byte[] get(byte[] key) throws HyracksDataException {
+        return session.get(key);
     }
 
     @Override
-    public Status scan(String table, String startkey, int recordcount, Set<String> fields,
-            Vector<HashMap<String, ByteIterator>> result) {
-        try {
-            session.scan(YcsbRecord.key(startkey), recordcount, value -> {
-                HashMap<String, ByteIterator> row = new HashMap<>();
-                YcsbRecord.fields(YcsbRecord.decode(value), fields, row);
-                result.add(row);
-            });
-            return Status.OK;
-        } catch (HyracksDataException | RuntimeException e) {
-            return OpFailures.error("scan", startkey, e);
-        }
+    protected void put(byte[] key, byte[] value) throws HyracksDataException {
+        session.upsert(key, value);
     }
 
     @Override
-    public Status update(String table, String key, Map<String, ByteIterator> values) {
-        byte[] k = YcsbRecord.key(key);
-        ReentrantLock lock = shared.lockOf(key);
-        lock.lock();
-        try {
-            AdmValue.Obj record;
-            if (YcsbRecord.isWhole(values, config.schema())) {
-                record = YcsbRecord.of(key, values);
-            } else {
-                byte[] stored = session.get(k);
-                if (stored == null) {
-                    return Status.NOT_FOUND;
-                }
-                record = YcsbRecord.merge(YcsbRecord.decode(stored), values);
-            }
-            session.upsert(k, YcsbRecord.encode(record));
-            return Status.OK;
-        } catch (HyracksDataException | RuntimeException e) {
-            return OpFailures.error("update", key, e);
-        } finally {
-            lock.unlock();
-        }
+    protected void remove(byte[] key) throws HyracksDataException {
+        session.delete(key);
     }
 
     @Override
-    public Status insert(String table, String key, Map<String, ByteIterator> values) {
-        ReentrantLock lock = shared.lockOf(key);
-        lock.lock();
-        try {
-            session.upsert(YcsbRecord.key(key), YcsbRecord.encode(YcsbRecord.of(key, values)));
-            return Status.OK;
-        } catch (HyracksDataException | RuntimeException e) {
-            return OpFailures.error("insert", key, e);
-        } finally {
-            lock.unlock();
-        }
+    protected void scan(byte[] from, int n, Consumer<byte[]> action) throws HyracksDataException {
+        session.scan(from, n, action::accept);
     }
 
     @Override
-    public Status delete(String table, String key) {
-        ReentrantLock lock = shared.lockOf(key);
-        lock.lock();
-        try {
-            session.delete(YcsbRecord.key(key));
-            return Status.OK;
-        } catch (HyracksDataException | RuntimeException e) {
-            return OpFailures.error("delete", key, e);
-        } finally {
-            lock.unlock();
-        }
+    protected ReentrantLock lockOf(String key) {
+        return shared.lockOf(key);
+    }
+
+    @Override
+    protected Set<String> schema() {
+        return config.schema();
     }
 }

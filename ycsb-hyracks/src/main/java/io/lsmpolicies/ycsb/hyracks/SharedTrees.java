@@ -20,7 +20,6 @@ import site.ycsb.DBException;
 final class SharedTrees {
     private static final System.Logger LOG = System.getLogger(SharedTrees.class.getName());
     private static final Map<Path, Shared> OPEN = new HashMap<>();
-    private static boolean hooked;
 
     /** Striped locks over keys: a thread holds at most one; enough stripes that client threads rarely share one. */
     static final int STRIPES = 1024;
@@ -87,7 +86,7 @@ final class SharedTrees {
         s = new Shared(dir, tree, config.settings(), config.traceFile());
         s.refs = 1;
         OPEN.put(dir, s);
-        ensureExitHook();
+        io.lsmpolicies.ycsb.BindingRuntime.atExit(SharedTrees::closeAll);
         return s;
     }
 
@@ -151,13 +150,6 @@ final class SharedTrees {
             } catch (IOException | RuntimeException e) {
                 LOG.log(System.Logger.Level.ERROR, "closing the index in " + s.dir + " at exit", e);
             }
-        }
-    }
-
-    private static void ensureExitHook() {
-        if (!hooked) {
-            Runtime.getRuntime().addShutdownHook(new Thread(SharedTrees::closeAll, "ycsb-hyracks-close"));
-            hooked = true;
         }
     }
 }

@@ -53,7 +53,7 @@ final class YcsbRun {
             InterruptedException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                "-D" + InitFailures.EXIT_STATUS_PROPERTY + "=2", "-cp", System.getProperty("java.class.path"),
+                "-D" + io.lsmpolicies.ycsb.BindingRuntime.EXIT_STATUS_PROPERTY + "=2", "-cp", System.getProperty("java.class.path"),
                 "site.ycsb.Client", load ? "-load" : "-t", "-db", HyracksLsmDB.class.getName(),
                 "-P", WORKLOADS.resolve(workload).toString()));
         command.addAll(List.of(args));

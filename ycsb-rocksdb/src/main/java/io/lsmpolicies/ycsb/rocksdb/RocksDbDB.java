@@ -1,20 +1,13 @@
 package io.lsmpolicies.ycsb.rocksdb;
 
-import io.lsmpolicies.feeds.AdmValue;
-import io.lsmpolicies.ycsb.OpErrors;
-import io.lsmpolicies.ycsb.YcsbRecord;
-import java.util.HashMap;
-import java.util.Map;
+import io.lsmpolicies.ycsb.RecordDB;
 import java.util.Set;
-import java.util.Vector;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import org.rocksdb.RocksDB;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.RocksIterator;
-import site.ycsb.ByteIterator;
-import site.ycsb.DB;
 import site.ycsb.DBException;
-import site.ycsb.Status;
 
 /**
  * RocksDB (through rocksdbjni) as a YCSB database, the peer our engine is compared with. Records are stored exactly
@@ -37,7 +30,7 @@ import site.ycsb.Status;
  * Nothing is printed on stdout (YCSB's report goes there); the last cleanup logs the write amplification on
  * stderr.
  */
-public final class RocksDbDB extends DB {
+public final class RocksDbDB extends RecordDB {
     private RocksDbConfig config;
     private SharedRocksDbs.Shared shared;
     private RocksDB db;
@@ -49,7 +42,7 @@ public final class RocksDbDB extends DB {
             config = RocksDbConfig.parse(getProperties());
             shared = SharedRocksDbs.acquire(config);
         } catch (DBException e) {
-            RocksDbRuntime.initFailed(e.getMessage());
+            io.lsmpolicies.ycsb.BindingRuntime.initFailed(e.getMessage());
             throw e;
         }
         db = shared.rocks.db;
@@ -67,86 +60,38 @@ public final class RocksDbDB extends DB {
     }
 
     @Override
-    public Status read(String table, String key, Set<String> fields, Map<String, ByteIterator> result) {
-        try {
-            byte[] value = db.get(YcsbRecord.key(key));
-            if (value == null) {
-                return Status.NOT_FOUND;
-            }
-            YcsbRecord.fields(YcsbRecord.decode(value), fields, result);
-            return Status.OK;
-        } catch (RocksDBException | RuntimeException e) {
-            return OpErrors.error("read", key, e);
-        }
+    protected byte[] get(byte[] key) throws RocksDBException {
+        return db.get(key);
     }
 
     @Override
-    public Status scan(String table, String startkey, int recordcount, Set<String> fields,
-            Vector<HashMap<String, ByteIterator>> result) {
+    protected void put(byte[] key, byte[] value) throws RocksDBException {
+        db.put(shared.rocks.writeOptions, key, value);
+    }
+
+    @Override
+    protected void remove(byte[] key) throws RocksDBException {
+        db.delete(shared.rocks.writeOptions, key);
+    }
+
+    @Override
+    protected void scan(byte[] from, int n, Consumer<byte[]> action) throws RocksDBException {
         try (RocksIterator it = db.newIterator()) {
-            it.seek(YcsbRecord.key(startkey));
-            for (int n = 0; n < recordcount && it.isValid(); n++, it.next()) {
-                HashMap<String, ByteIterator> row = new HashMap<>();
-                YcsbRecord.fields(YcsbRecord.decode(it.value()), fields, row);
-                result.add(row);
+            it.seek(from);
+            for (int i = 0; i < n && it.isValid(); i++, it.next()) {
+                action.accept(it.value());
             }
             it.status();
-            return Status.OK;
-        } catch (RocksDBException | RuntimeException e) {
-            return OpErrors.error("scan", startkey, e);
         }
     }
 
     @Override
-    public Status update(String table, String key, Map<String, ByteIterator> values) {
-        byte[] k = YcsbRecord.key(key);
-        ReentrantLock lock = shared.locks.of(key);
-        lock.lock();
-        try {
-            AdmValue.Obj record;
-            if (YcsbRecord.isWhole(values, config.schema())) {
-                record = YcsbRecord.of(key, values);
-            } else {
-                byte[] stored = db.get(k);
-                if (stored == null) {
-                    return Status.NOT_FOUND;
-                }
-                record = YcsbRecord.merge(YcsbRecord.decode(stored), values);
-            }
-            db.put(shared.rocks.writeOptions, k, YcsbRecord.encode(record));
-            return Status.OK;
-        } catch (RocksDBException | RuntimeException e) {
-            return OpErrors.error("update", key, e);
-        } finally {
-            lock.unlock();
-        }
+    protected ReentrantLock lockOf(String key) {
+        return shared.locks.of(key);
     }
 
     @Override
-    public Status insert(String table, String key, Map<String, ByteIterator> values) {
-        ReentrantLock lock = shared.locks.of(key);
-        lock.lock();
-        try {
-            db.put(shared.rocks.writeOptions, YcsbRecord.key(key), YcsbRecord.encode(YcsbRecord.of(key, values)));
-            return Status.OK;
-        } catch (RocksDBException | RuntimeException e) {
-            return OpErrors.error("insert", key, e);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    @Override
-    public Status delete(String table, String key) {
-        ReentrantLock lock = shared.locks.of(key);
-        lock.lock();
-        try {
-            db.delete(shared.rocks.writeOptions, YcsbRecord.key(key));
-            return Status.OK;
-        } catch (RocksDBException | RuntimeException e) {
-            return OpErrors.error("delete", key, e);
-        } finally {
-            lock.unlock();
-        }
+    protected Set<String> schema() {
+        return config.schema();
     }
 }

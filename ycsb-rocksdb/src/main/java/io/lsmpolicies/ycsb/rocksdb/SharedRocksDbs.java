@@ -76,7 +76,7 @@ final class SharedRocksDbs {
         s = new Shared(dir, rocks, settingsWithTrace(config));
         s.refs = 1;
         OPEN.put(dir, s);
-        RocksDbRuntime.ensureExitHook();
+        io.lsmpolicies.ycsb.BindingRuntime.atExit(SharedRocksDbs::closeAll);
         return s;
     }
 
