@@ -13,24 +13,24 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Runs YCSB's own {@code site.ycsb.Client} in a child JVM, as {@code bin/ycsb-lsm} does (same main class, same DB
- * class, same exit-status property), on the test class path, and parses its text report: lines such as
+ * Runs YCSB's own {@code site.ycsb.Client} in a child JVM, as {@code bin/ycsb-lsm} and the peers' launchers do
+ * (same main class, DB class and exit-status property), on the test class path, and parses its text report: lines such as
  * {@code [READ], Return=OK, 1000} and {@code [VERIFY], Return=UNEXPECTED_STATE, 3}.
  */
-final class YcsbClient {
+public final class YcsbClient {
     /** The repository's workloads/ directory (tests run in the module directory). */
-    static final Path WORKLOADS = Path.of("..", "workloads").toAbsolutePath().normalize();
+    public static final Path WORKLOADS = Path.of("..", "workloads").toAbsolutePath().normalize();
     private static final Pattern LINE = Pattern.compile("^\\[([A-Z-]+)\\], ([^,]+), (\\d+(?:\\.\\d+)?)$");
 
     /** A finished run: exit status, stdout and stderr, and the report's counters by operation and metric. */
-    record Result(int exit, String out, String err, Map<String, Map<String, Double>> report) {
+    public record Result(int exit, String out, String err, Map<String, Map<String, Double>> report) {
         /** The counter {@code metric} (e.g. {@code Return=OK}, {@code Operations}) of {@code op}; 0 if absent. */
-        long count(String op, String metric) {
+        public long count(String op, String metric) {
             return report.getOrDefault(op, Map.of()).getOrDefault(metric, 0.0).longValue();
         }
 
         /** The {@code Return=...} metrics of {@code op}, e.g. {@code {Return=OK=1000}}. */
-        Map<String, Long> returns(String op) {
+        public Map<String, Long> returns(String op) {
             Map<String, Long> r = new LinkedHashMap<>();
             report.getOrDefault(op, Map.of()).forEach((k, v) -> {
                 if (k.startsWith("Return=")) {
@@ -40,7 +40,7 @@ final class YcsbClient {
             return r;
         }
 
-        String describe() {
+        public String describe() {
             return "exit " + exit + "\n--- stdout\n" + out + "\n--- stderr\n" + err;
         }
     }
@@ -48,13 +48,22 @@ final class YcsbClient {
     private YcsbClient() {
     }
 
-    /** {@code load} ({@code -load}) or run ({@code -t}) of {@code workload} with YCSB options {@code args}. */
+    /** {@code load} ({@code -load}) or run ({@code -t}) of {@code workload} on our binding, with YCSB options {@code args}. */
     static Result run(boolean load, String workload, Path tmp, String... args) throws IOException,
+            InterruptedException {
+        return run(LsmDB.class.getName(), load, workload, tmp, args);
+    }
+
+    /**
+     * {@code load} or run of {@code workload} on the YCSB DB class {@code db} (a peer's binding, on the caller's
+     * test class path), with YCSB options {@code args}.
+     */
+    public static Result run(String db, boolean load, String workload, Path tmp, String... args) throws IOException,
             InterruptedException {
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java")
                 .toString(), "-Xmx384m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                 "-D" + BindingRuntime.EXIT_STATUS_PROPERTY + "=2", "-cp", System.getProperty("java.class.path"),
-                "site.ycsb.Client", load ? "-load" : "-t", "-db", LsmDB.class.getName(),
+                "site.ycsb.Client", load ? "-load" : "-t", "-db", db,
                 "-P", WORKLOADS.resolve(workload).toString()));
         command.addAll(List.of(args));
         Path out = Files.createTempFile(tmp, "ycsb", ".out");
@@ -81,7 +90,7 @@ final class YcsbClient {
      * on (its private {@code buildDeterministicValue}, restated): the key, the field, then hash codes of the text
      * so far, cut to {@code length}.
      */
-    static String deterministic(String key, String field, int length) {
+    public static String deterministic(String key, String field, int length) {
         StringBuilder sb = new StringBuilder(length);
         sb.append(key).append(':').append(field);
         while (sb.length() < length) {

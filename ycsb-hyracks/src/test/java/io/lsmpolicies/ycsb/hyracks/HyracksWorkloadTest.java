@@ -9,6 +9,7 @@ import io.lsmpolicies.merge.sim.Simulator;
 import io.lsmpolicies.merge.spi.SSTableInfo;
 import io.lsmpolicies.merge.spi.SortedRun;
 import io.lsmpolicies.merge.spi.TreeView;
+import io.lsmpolicies.ycsb.YcsbClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -56,7 +57,7 @@ class HyracksWorkloadTest {
             "hyracks.policy=" + policy, "-p", "dataintegrity=true", "-p", "recordcount=" + RECORDS, "-p",
             "operationcount=" + OPERATIONS, "-threads", "4"};
 
-        YcsbRun.Result load = YcsbRun.run(true, "workloada", tmp,
+        YcsbClient.Result load = YcsbClient.run(HyracksLsmDB.class.getName(), true, "workloada", tmp,
                 concat(common, "-p", "bench.trace.file=" + loadTrace));
         assertThat(load.exit()).as(load.describe()).isZero();
         assertThat(load.returns("INSERT")).as(load.describe()).isEqualTo(Map.of("Return=OK", (long) RECORDS));
@@ -86,7 +87,7 @@ class HyracksWorkloadTest {
                     .isGreaterThanOrEqualTo(sim.writeAmplification() * 0.9);
         }
 
-        YcsbRun.Result run = YcsbRun.run(false, "workloada", tmp, concat(common, "-p", "bench.trace.file=" + runTrace));
+        YcsbClient.Result run = YcsbClient.run(HyracksLsmDB.class.getName(), false, "workloada", tmp, concat(common, "-p", "bench.trace.file=" + runTrace));
         assertThat(run.exit()).as(run.describe()).isZero();
         long reads = run.count("READ", "Operations");
         long updates = run.count("UPDATE", "Operations");
@@ -106,7 +107,7 @@ class HyracksWorkloadTest {
 
     @Test
     void aBadPropertyMakesTheClientExitWithStatus2NamingIt() throws Exception {
-        YcsbRun.Result r = YcsbRun.run(true, "workloada", tmp, "-p", "hyracks.dir=" + tmp.resolve("db"),
+        YcsbClient.Result r = YcsbClient.run(HyracksLsmDB.class.getName(), true, "workloada", tmp, "-p", "hyracks.dir=" + tmp.resolve("db"),
                 "-p", "hyracks.device=nvme", "-p", "recordcount=10");
         assertThat(r.exit()).as(r.describe()).isEqualTo(2);
         assertThat(r.err()).contains("hyracks.device: 'nvme' is not a device profile; accepted: ssd, hdd, none");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.lsmpolicies.feeds.AdmValue;
 import io.lsmpolicies.feeds.KeyEncoder;
 import io.lsmpolicies.lsm.cli.YcsbKeys;
+import io.lsmpolicies.ycsb.YcsbClient;
 import io.lsmpolicies.ycsb.YcsbRecord;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -48,13 +49,13 @@ class RocksDbWorkloadTest {
             "-p", "rocksdb.memtable.size=64KB", "-p", "rocksdb.block-cache=1MB", "-p", "dataintegrity=true",
             "-p", "recordcount=" + RECORDS, "-p", "operationcount=" + OPERATIONS, "-threads", "4"};
 
-        YcsbChild.Result load = YcsbChild.run(true, "workloada", tmp, concat(db, "-p", "bench.trace.file=" + loadTrace));
+        YcsbClient.Result load = YcsbClient.run(RocksDbDB.class.getName(), true, "workloada", tmp, concat(db, "-p", "bench.trace.file=" + loadTrace));
         assertThat(load.exit()).as(load.describe()).isZero();
         assertThat(load.returns("INSERT")).as(load.describe()).isEqualTo(Map.of("Return=OK", (long) RECORDS));
         assertThat(load.out()).as("nothing but YCSB's report on stdout").doesNotContain("RocksDB");
         assertThat(load.err()).contains("RocksDB " + dir.toRealPath()).contains("WA ");
 
-        YcsbChild.Result run = YcsbChild.run(false, "workloada", tmp, concat(db, "-p", "bench.trace.file=" + runTrace));
+        YcsbClient.Result run = YcsbClient.run(RocksDbDB.class.getName(), false, "workloada", tmp, concat(db, "-p", "bench.trace.file=" + runTrace));
         assertThat(run.exit()).as(run.describe()).isZero();
         long reads = run.count("READ", "Operations");
         long updates = run.count("UPDATE", "Operations");
@@ -98,7 +99,7 @@ class RocksDbWorkloadTest {
                     assertThat(names.get(f + 1)).isEqualTo("field" + f);
                     byte[] value = ((AdmValue.Binary) record.get("field" + f)).bytes();
                     assertThat(new String(value, StandardCharsets.UTF_8)).as("%s field%d", key, f)
-                            .isEqualTo(YcsbChild.deterministic(key, "field" + f, 100));
+                            .isEqualTo(YcsbClient.deterministic(key, "field" + f, 100));
                 }
                 assertThat(keys.add(key)).as("one record per key: %s", key).isTrue();
             }
@@ -109,7 +110,7 @@ class RocksDbWorkloadTest {
 
     @Test
     void aBadPropertyMakesTheClientExitWithStatus2NamingIt() throws Exception {
-        YcsbChild.Result r = YcsbChild.run(true, "workloada", tmp, "-p", "rocksdb.dir=" + tmp.resolve("db"),
+        YcsbClient.Result r = YcsbClient.run(RocksDbDB.class.getName(), true, "workloada", tmp, "-p", "rocksdb.dir=" + tmp.resolve("db"),
                 "-p", "rocksdb.compaction=tiered", "-p", "recordcount=10");
         assertThat(r.exit()).as(r.describe()).isEqualTo(2);
         assertThat(r.err()).contains("rocksdb.compaction: 'tiered' is not a compaction style; accepted: leveled, "
