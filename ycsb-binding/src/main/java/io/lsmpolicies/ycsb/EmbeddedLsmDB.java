@@ -27,7 +27,7 @@ import site.ycsb.DBException;
  */
 public final class EmbeddedLsmDB extends RecordDB {
     private BindingConfig config;
-    private SharedStores.Shared shared;
+    private SharedResources.Handle<SharedStores.Open> shared;
     private LsmStore store;
 
     /** @throws DBException naming the property, if a property is bad or missing, or the store cannot open */
@@ -40,14 +40,14 @@ public final class EmbeddedLsmDB extends RecordDB {
             BindingRuntime.initFailed(e.getMessage());
             throw e;
         }
-        store = shared.store;
+        store = shared.resource().store();
     }
 
     /** Releases this instance's share of the store; the last one closes it. */
     @Override
     public void cleanup() throws DBException {
         if (shared != null) {
-            SharedStores.Shared s = shared;
+            SharedResources.Handle<SharedStores.Open> s = shared;
             shared = null;
             store = null;
             SharedStores.release(s);
@@ -80,7 +80,7 @@ public final class EmbeddedLsmDB extends RecordDB {
 
     @Override
     protected ReentrantLock lockOf(String key) {
-        return shared.locks.of(key);
+        return shared.lockOf(key);
     }
 
     @Override

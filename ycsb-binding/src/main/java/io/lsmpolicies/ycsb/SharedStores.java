@@ -2,50 +2,43 @@ package io.lsmpolicies.ycsb;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.lsmpolicies.lsm.FlushSample;
 import io.lsmpolicies.lsm.LsmStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import site.ycsb.DBException;
 
 /**
- * The stores open in this process, one per data directory, shared by the DB instances YCSB creates (one per
- * client thread) and reference-counted: the first {@link #acquire} opens the store, the last {@link #release}
- * closes it (flushing its MemTable). A store directory can be open only once (its LOCK file), so this is what lets
- * several client threads use one store. Thread-safe: every method holds the class lock, also while a store opens
- * or closes, so an {@code acquire} racing the last {@code release} waits and reopens.
+ * Our stores open in this process, shared by the embedded DB instances ({@link SharedResources}): the first
+ * {@link #acquire} opens the store, the last {@link #release} writes the metrics and trace files asked for (after
+ * a flush and the merges it triggers) and closes the store.
  */
 final class SharedStores {
-    private static final System.Logger LOG = System.getLogger(SharedStores.class.getName());
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Map<Path, Shared> OPEN = new HashMap<>();
+    private static final SharedResources<Open> OPEN = new SharedResources<>(BindingConfig.DIR, "store",
+            o -> o.store.close());
 
-    /** One open store and the number of DB instances holding it. */
-    static final class Shared {
-        final Path dir;
-        final LsmStore store;
-        final String settings;
-        final Path metricsFile;
-        final Path traceFile;
-        /** The flush rows of the trace, when one is asked for. */
-        final List<TraceFile.Row> trace = java.util.Collections.synchronizedList(new ArrayList<>());
-        /** Serialises the writes of a key, so an update's read-modify-write is atomic in this process. */
-        final KeyLocks locks = new KeyLocks();
-        private int refs;
-
-        private Shared(Path dir, LsmStore store, String settings, Path metricsFile, Path traceFile) {
-            this.dir = dir;
-            this.store = store;
-            this.settings = settings;
-            this.metricsFile = metricsFile;
-            this.traceFile = traceFile;
-            if (traceFile != null) {
-                store.onFlush(sample -> trace.add(row(TraceFile.Event.FLUSH, sample)));
+    /**
+     * One open store and what its last release writes.
+     *
+     * @param store       the store
+     * @param settings    the options as text
+     * @param metricsFile where the metrics go, or null
+     * @param traceFile   where the per-flush trace goes, or null
+     * @param trace       the flush rows of the trace so far (filled only when a trace file is asked for)
+     */
+    record Open(LsmStore store, String settings, Path metricsFile, Path traceFile, List<TraceFile.Row> trace) {
+        static Open of(LsmStore store, BindingConfig.Embedded config) {
+            Open o = new Open(store, config.settings(), config.metricsFile(), config.traceFile(),
+                    Collections.synchronizedList(new ArrayList<>()));
+            if (o.traceFile != null) {
+                store.onFlush(sample -> o.trace.add(row(TraceFile.Event.FLUSH, sample)));
             }
+            return o;
         }
     }
 
@@ -55,117 +48,59 @@ final class SharedStores {
     /**
      * The store of {@code config.dir()}, opened with {@code config.options()} if this process does not hold it yet.
      *
-     * @throws DBException naming {@code lsm.dir} if the store cannot be opened (e.g. another process holds it), or
-     *                     the properties whose values differ from those the store was opened with here
+     * @throws DBException naming {@code lsm.dir} if the store cannot be opened (e.g. another process holds it), or the
+     *                     properties whose values differ from those the store was opened with here
      */
-    static synchronized Shared acquire(BindingConfig.Embedded config) throws DBException {
-        Path dir;
-        try {
-            Files.createDirectories(config.dir());
-            dir = config.dir().toRealPath();
-        } catch (IOException e) {
-            throw new DBException(BindingConfig.DIR + ": cannot create or resolve " + config.dir() + ": " + e, e);
-        }
-        Shared s = OPEN.get(dir);
-        if (s != null) {
-            if (!s.settings.equals(config.settings())) {
-                throw new DBException(BindingConfig.DIR + ": the store in " + dir + " is open in this process with "
-                        + s.settings + "; this DB instance asks for " + config.settings()
-                        + " (every client thread must use the same settings)");
-            }
-            s.refs++;
-            return s;
-        }
-        LsmStore store;
-        try {
-            store = LsmStore.open(dir, config.options());
-        } catch (IOException | RuntimeException e) {
-            throw new DBException(BindingConfig.DIR + ": cannot open the store in " + dir + ": " + e.getMessage(), e);
-        }
-        s = new Shared(dir, store, config.settings(), config.metricsFile(), config.traceFile());
-        s.refs = 1;
-        OPEN.put(dir, s);
-        BindingRuntime.atExit(SharedStores::closeAll);
-        return s;
+    static SharedResources.Handle<Open> acquire(BindingConfig.Embedded config) throws DBException {
+        return OPEN.acquire(config.dir(), config.settings(),
+                dir -> Open.of(LsmStore.open(dir, config.options()), config));
     }
 
     /**
-     * Drops one reference; the last one writes the metrics file (if asked for, after a flush and the merges it
-     * triggers) and closes the store.
+     * Drops one reference; the last one writes the metrics and trace files (if asked for) and closes the store.
      *
-     * @throws DBException if the metrics cannot be written or the store fails to close
+     * @throws DBException if a file cannot be written or the store fails to close
      */
-    static synchronized void release(Shared s) throws DBException {
-        if (s.refs <= 0) {
-            throw new IllegalStateException("the store in " + s.dir + " was released more often than acquired");
-        }
-        if (--s.refs > 0) {
-            return;
-        }
-        OPEN.remove(s.dir);
-        try {
-            try {
-                if (s.metricsFile != null) {
-                    writeMetrics(s);
-                }
-                if (s.traceFile != null) {
-                    writeTrace(s);
-                }
-            } finally {
-                s.store.close();
+    static void release(SharedResources.Handle<Open> h) throws DBException {
+        OPEN.release(h, o -> {
+            if (o.metricsFile != null) {
+                writeMetrics(h.dir(), o);
             }
-        } catch (IOException | RuntimeException e) {
-            throw new DBException("closing the store in " + s.dir + ": " + e, e);
-        }
-    }
-
-    private static void writeMetrics(Shared s) throws IOException {
-        s.store.flush();
-        s.store.awaitMerges();
-        ObjectNode out = JSON.createObjectNode();
-        out.put("dir", s.dir.toString());
-        out.put("settings", s.settings);
-        out.set("metrics", JSON.readTree(s.store.metrics().toJson()));
-        Path parent = s.metricsFile.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        JSON.writerWithDefaultPrettyPrinter().writeValue(s.metricsFile.toFile(), out);
-    }
-
-    private static void writeTrace(Shared s) throws IOException {
-        s.store.flush();
-        s.store.awaitMerges();
-        List<TraceFile.Row> rows = new ArrayList<>(s.trace);
-        rows.add(row(TraceFile.Event.END, s.store.sample()));
-        TraceFile.write(s.traceFile, rows);
-    }
-
-    private static TraceFile.Row row(TraceFile.Event event, io.lsmpolicies.lsm.FlushSample f) {
-        return new TraceFile.Row(event, f.flushes(), f.flushedBytes(), f.writtenBytes(), f.components(),
-                f.peakDiskBytes());
+            if (o.traceFile != null) {
+                writeTrace(o);
+            }
+        });
     }
 
     /** How many DB instances hold the store in {@code dir} (0: not open in this process). */
-    static synchronized int references(Path dir) {
-        try {
-            Shared s = OPEN.get(dir.toRealPath());
-            return s == null ? 0 : s.refs;
-        } catch (IOException e) {
-            return 0;
-        }
+    static int references(Path dir) {
+        return OPEN.references(dir);
     }
 
-    /** Closes every store still open (at exit: a client thread that died never released its store). */
-    static synchronized void closeAll() {
-        List<Shared> left = new ArrayList<>(OPEN.values());
-        OPEN.clear();
-        for (Shared s : left) {
-            try {
-                s.store.close();
-            } catch (IOException | RuntimeException e) {
-                LOG.log(System.Logger.Level.ERROR, "closing the store in " + s.dir + " at exit", e);
-            }
+    private static void writeMetrics(Path dir, Open o) throws IOException {
+        o.store.flush();
+        o.store.awaitMerges();
+        ObjectNode out = JSON.createObjectNode();
+        out.put("dir", dir.toString());
+        out.put("settings", o.settings);
+        out.set("metrics", JSON.readTree(o.store.metrics().toJson()));
+        Path parent = o.metricsFile.toAbsolutePath().getParent();
+        if (parent != null) {
+            Files.createDirectories(parent);
         }
+        JSON.writerWithDefaultPrettyPrinter().writeValue(o.metricsFile.toFile(), out);
+    }
+
+    private static void writeTrace(Open o) throws IOException {
+        o.store.flush();
+        o.store.awaitMerges();
+        List<TraceFile.Row> rows = new ArrayList<>(o.trace);
+        rows.add(row(TraceFile.Event.END, o.store.sample()));
+        TraceFile.write(o.traceFile, rows);
+    }
+
+    private static TraceFile.Row row(TraceFile.Event event, FlushSample f) {
+        return new TraceFile.Row(event, f.flushes(), f.flushedBytes(), f.writtenBytes(), f.components(),
+                f.peakDiskBytes());
     }
 }

@@ -1,6 +1,7 @@
 package io.lsmpolicies.ycsb.hyracks;
 
 import io.lsmpolicies.ycsb.RecordDB;
+import io.lsmpolicies.ycsb.SharedResources;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -29,7 +30,7 @@ import site.ycsb.DBException;
  */
 public final class HyracksLsmDB extends RecordDB {
     private HyracksConfig config;
-    private SharedTrees.Shared shared;
+    private SharedResources.Handle<SharedTrees.Open> shared;
     private TreeSession session;
 
     /** @throws DBException naming the property, if a property is bad or missing, or the index cannot open */
@@ -42,7 +43,7 @@ public final class HyracksLsmDB extends RecordDB {
             io.lsmpolicies.ycsb.BindingRuntime.initFailed(e.getMessage());
             throw e;
         }
-        session = shared.tree.session();
+        session = shared.resource().tree().session();
     }
 
     /** Releases this instance's share of the index; the last one settles it, writes the trace and closes it. */
@@ -51,12 +52,12 @@ public final class HyracksLsmDB extends RecordDB {
         if (shared == null) {
             return;
         }
-        SharedTrees.Shared s = shared;
+        SharedResources.Handle<SharedTrees.Open> s = shared;
         shared = null;
         try {
             session.close();
         } catch (HyracksDataException e) {
-            io.lsmpolicies.ycsb.OpErrors.error("cleanup", s.dir.toString(), e);
+            io.lsmpolicies.ycsb.OpErrors.error("cleanup", s.dir().toString(), e);
         } finally {
             session = null;
             SharedTrees.release(s);
@@ -65,7 +66,7 @@ public final class HyracksLsmDB extends RecordDB {
 
     /** The index this instance works on (for tests). REQUIRES: initialised. */
     HyracksTree tree() {
-        return shared.tree;
+        return shared.resource().tree();
     }
 
     @Override

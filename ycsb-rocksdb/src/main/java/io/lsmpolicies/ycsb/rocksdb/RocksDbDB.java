@@ -1,6 +1,7 @@
 package io.lsmpolicies.ycsb.rocksdb;
 
 import io.lsmpolicies.ycsb.RecordDB;
+import io.lsmpolicies.ycsb.SharedResources;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -32,7 +33,7 @@ import site.ycsb.DBException;
  */
 public final class RocksDbDB extends RecordDB {
     private RocksDbConfig config;
-    private SharedRocksDbs.Shared shared;
+    private SharedResources.Handle<OpenRocksDb> shared;
     private RocksDB db;
 
     /** @throws DBException naming the property, if a property is bad or missing, or the database cannot open */
@@ -45,14 +46,14 @@ public final class RocksDbDB extends RecordDB {
             io.lsmpolicies.ycsb.BindingRuntime.initFailed(e.getMessage());
             throw e;
         }
-        db = shared.rocks.db;
+        db = shared.resource().db;
     }
 
     /** Releases this instance's share of the database; the last one finishes and closes it. */
     @Override
     public void cleanup() throws DBException {
         if (shared != null) {
-            SharedRocksDbs.Shared s = shared;
+            SharedResources.Handle<OpenRocksDb> s = shared;
             shared = null;
             db = null;
             SharedRocksDbs.release(s);
@@ -66,12 +67,12 @@ public final class RocksDbDB extends RecordDB {
 
     @Override
     protected void put(byte[] key, byte[] value) throws RocksDBException {
-        db.put(shared.rocks.writeOptions, key, value);
+        db.put(shared.resource().writeOptions, key, value);
     }
 
     @Override
     protected void remove(byte[] key) throws RocksDBException {
-        db.delete(shared.rocks.writeOptions, key);
+        db.delete(shared.resource().writeOptions, key);
     }
 
     @Override
@@ -87,7 +88,7 @@ public final class RocksDbDB extends RecordDB {
 
     @Override
     protected ReentrantLock lockOf(String key) {
-        return shared.locks.of(key);
+        return shared.lockOf(key);
     }
 
     @Override

@@ -101,17 +101,17 @@ class RocksDbPropertiesTest {
     void aDeviceProfileLimitsFlushIoAtItsBandwidthAndAnEmptyCacheIsAccepted() throws Exception {
         RocksDbConfig config = RocksDbConfig.parse(props("rocksdb.dir", tmp.resolve("db").toString(),
                 "rocksdb.device", "ssd", "rocksdb.block-cache", "0", "rocksdb.wal", "sync"));
-        SharedRocksDbs.Shared shared = SharedRocksDbs.acquire(config);
+        io.lsmpolicies.ycsb.SharedResources.Handle<OpenRocksDb> shared = SharedRocksDbs.acquire(config);
         try {
-            RateLimiter limiter = shared.rocks.rateLimiter;
+            RateLimiter limiter = shared.resource().rateLimiter;
             assertThat(limiter.getBytesPerSecond()).isEqualTo(520_000_000L);
             long before = limiter.getTotalBytesThrough();
             for (int i = 0; i < 100; i++) {
-                shared.rocks.db.put(shared.rocks.writeOptions, ("k" + i).getBytes(StandardCharsets.UTF_8),
+                shared.resource().db.put(shared.resource().writeOptions, ("k" + i).getBytes(StandardCharsets.UTF_8),
                         new byte[1000]);
             }
             try (FlushOptions f = new FlushOptions().setWaitForFlush(true)) {
-                shared.rocks.db.flush(f);
+                shared.resource().db.flush(f);
             }
             assertThat(limiter.getTotalBytesThrough() - before).as("the flush's writes went through the limiter")
                     .isGreaterThan(100_000L);
