@@ -1,6 +1,10 @@
 package io.lsmpolicies.ycsb;
 
-import io.lsmpolicies.lsm.ByteSizes;
+import static io.lsmpolicies.ycsb.PropertyValues.longValue;
+import static io.lsmpolicies.ycsb.PropertyValues.path;
+import static io.lsmpolicies.ycsb.PropertyValues.size;
+import static io.lsmpolicies.ycsb.PropertyValues.value;
+
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.io.DeviceProfile;
 import io.lsmpolicies.lsm.wal.SyncMode;
@@ -8,7 +12,6 @@ import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.PolicySpec;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import java.net.InetSocketAddress;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -192,7 +195,7 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
             default -> throw new DBException(ACKS + ": '" + value(p, ACKS, "false")
                     + "' is not accepted; accepted: true, false (as the feed's acks key in the descriptor)");
         };
-        long timeout = longValue(p, TIMEOUT, DEFAULT_TIMEOUT_MILLIS, 1, 3_600_000);
+        long timeout = longValue(p, TIMEOUT, DEFAULT_TIMEOUT_MILLIS, 1, 3_600_000, null);
         String token = p.getProperty(HTTP_TOKEN) == null ? null : p.getProperty(HTTP_TOKEN).trim();
         if (token != null && (token.isEmpty() || !token.matches("[\\x21-\\x7e]+"))) {
             throw new DBException(HTTP_TOKEN + ": the token must be printable ASCII without spaces (as the node's"
@@ -273,11 +276,6 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
         return Set.copyOf(names);
     }
 
-    private static String value(Properties p, String name, String dflt) {
-        String v = p.getProperty(name);
-        return v == null ? dflt : v.trim();
-    }
-
     private static String required(Properties p, String name, String what) throws DBException {
         String v = p.getProperty(name);
         if (v == null || v.isBlank()) {
@@ -286,44 +284,6 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
         return v.trim();
     }
 
-    private static Path path(String name, String text) throws DBException {
-        try {
-            return Path.of(text);
-        } catch (InvalidPathException e) {
-            throw new DBException(name + ": '" + text + "' is not a path: " + e.getMessage(), e);
-        }
-    }
-
-    /** A size: bytes, or a number with K/KB/KiB, M/MB/MiB, G/GB/GiB (binary units). */
-    static long size(Properties p, String name, long dflt) throws DBException {
-        String text = p.getProperty(name);
-        if (text == null) {
-            return dflt;
-        }
-        try {
-            return ByteSizes.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new DBException(name + ": " + e.getMessage());
-        }
-    }
-
-    private static long longValue(Properties p, String name, long dflt, long min, long max) throws DBException {
-        String text = p.getProperty(name);
-        if (text == null) {
-            return dflt;
-        }
-        long v;
-        try {
-            v = Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            v = Long.MIN_VALUE;
-        }
-        if (v < min || v > max) {
-            throw new DBException(name + ": '" + text.trim() + "' is not accepted; accepted: an integer in [" + min
-                    + ", " + max + "]");
-        }
-        return v;
-    }
 
     /** {@code host:port} (an IPv6 host in brackets), port 1..65535; the name is resolved now. */
     static InetSocketAddress address(Properties p, String name, String dflt) throws DBException {

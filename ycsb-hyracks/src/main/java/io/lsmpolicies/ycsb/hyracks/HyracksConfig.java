@@ -1,8 +1,9 @@
 package io.lsmpolicies.ycsb.hyracks;
 
-import io.lsmpolicies.lsm.ByteSizes;
+import static io.lsmpolicies.ycsb.PropertyValues.path;
+import static io.lsmpolicies.ycsb.PropertyValues.size;
+
 import io.lsmpolicies.lsm.io.DeviceProfile;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -116,7 +117,7 @@ record HyracksConfig(Path dir, HyracksPolicy policy, long memtableBytes, int pag
         String trace = p.getProperty(TRACE_FILE);
         Path traceFile = trace == null || trace.isBlank() ? null : path(TRACE_FILE, trace.trim());
         return new HyracksConfig(dir, policy, memtable - memtable % pageSize, pageSize, cache - cache % pageSize,
-                device, deviceName, traceFile, schema(p));
+                device, deviceName, traceFile, io.lsmpolicies.ycsb.BindingConfig.schema(p));
     }
 
     /** Every {@code hyracks.*} property must be known. */
@@ -132,42 +133,7 @@ record HyracksConfig(Path dir, HyracksPolicy policy, long memtableBytes, int pag
         }
     }
 
-    /** YCSB's field names: {@code fieldnameprefix} (default "field") followed by 0 .. fieldcount-1 (default 10). */
-    private static Set<String> schema(Properties p) {
-        String prefix = p.getProperty("fieldnameprefix", "field");
-        long count;
-        try {
-            count = Long.parseLong(p.getProperty("fieldcount", "10").trim());
-        } catch (NumberFormatException e) {
-            return Set.of(); // the workload validates its own properties; no whole-record shortcut then
-        }
-        Set<String> names = new TreeSet<>();
-        for (long i = 0; i < Math.min(count, 100_000); i++) {
-            names.add(prefix + i);
-        }
-        return Set.copyOf(names);
-    }
 
-    private static Path path(String name, String text) throws DBException {
-        try {
-            return Path.of(text);
-        } catch (InvalidPathException e) {
-            throw new DBException(name + ": '" + text + "' is not a path: " + e.getMessage(), e);
-        }
-    }
-
-    /** A size: bytes, or a number with K/KB/KiB, M/MB/MiB, G/GB/GiB (binary units). */
-    static long size(Properties p, String name, long dflt) throws DBException {
-        String text = p.getProperty(name);
-        if (text == null) {
-            return dflt;
-        }
-        try {
-            return ByteSizes.parse(text.trim());
-        } catch (IllegalArgumentException e) {
-            throw new DBException(name + ": " + e.getMessage());
-        }
-    }
 
     private static String text(Properties p, String name, long value) {
         String t = p.getProperty(name);

@@ -1,10 +1,13 @@
 package io.lsmpolicies.ycsb.rocksdb;
 
-import io.lsmpolicies.lsm.ByteSizes;
+import static io.lsmpolicies.ycsb.PropertyValues.longValue;
+import static io.lsmpolicies.ycsb.PropertyValues.path;
+import static io.lsmpolicies.ycsb.PropertyValues.size;
+import static io.lsmpolicies.ycsb.PropertyValues.value;
+
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.io.DeviceProfile;
 import io.lsmpolicies.ycsb.BindingConfig;
-import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Properties;
@@ -178,48 +181,4 @@ public record RocksDbConfig(Path dir, Compaction compaction, int sizeRatio, int 
         return e.name().toLowerCase(Locale.ROOT);
     }
 
-    private static String value(Properties p, String name, String dflt) {
-        String v = p.getProperty(name);
-        return v == null ? dflt : v.trim();
-    }
-
-    private static Path path(String name, String text) throws DBException {
-        try {
-            return Path.of(text);
-        } catch (InvalidPathException e) {
-            throw new DBException(name + ": '" + text + "' is not a path: " + e.getMessage(), e);
-        }
-    }
-
-    /** A size through {@link ByteSizes}: bytes, or a number with KB, MB, GB (binary units). */
-    private static long size(Properties p, String name, long dflt) throws DBException {
-        String text = p.getProperty(name);
-        if (text == null) {
-            return dflt;
-        }
-        try {
-            return ByteSizes.parse(text);
-        } catch (IllegalArgumentException e) {
-            throw new DBException(name + ": " + e.getMessage());
-        }
-    }
-
-    private static long longValue(Properties p, String name, long dflt, long min, long max, String what)
-            throws DBException {
-        String text = p.getProperty(name);
-        if (text == null) {
-            return dflt;
-        }
-        long v;
-        try {
-            v = Long.parseLong(text.trim());
-        } catch (NumberFormatException e) {
-            v = Long.MIN_VALUE;
-        }
-        if (v < min || v > max) {
-            throw new DBException(name + ": '" + text.trim() + "' is not accepted; accepted: an integer in [" + min
-                    + ", " + max + "] (" + what + ")");
-        }
-        return v;
-    }
 }
