@@ -1,6 +1,7 @@
 package io.lsmpolicies.lsm;
 
 import io.lsmpolicies.lsm.CorruptionException.Code;
+import io.lsmpolicies.lsm.io.DirectoryLock;
 import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.IoCause;
 import io.lsmpolicies.lsm.io.IoStats;
@@ -36,8 +37,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -111,8 +110,7 @@ public final class LsmStore implements Closeable {
     private final MergePolicy policy;
     private final FileLayer files;
     private final BlockCache cache;
-    private final FileChannel lockChannel;
-    private final FileLock lock;
+    private final DirectoryLock lock;
     private final Manifest manifest;
     private final ExecutorService flusher;
     private final ExecutorService mergers;
@@ -174,14 +172,13 @@ public final class LsmStore implements Closeable {
     private final Histogram stallMicros = new ConcurrentHistogram(3);
     private final Histogram mergeBytes = new ConcurrentHistogram(3);
 
-    private LsmStore(Path dir, StoreOptions options, FileLayer files, FileChannel lockChannel, FileLock lock,
+    private LsmStore(Path dir, StoreOptions options, FileLayer files, DirectoryLock lock,
             Manifest manifest) {
         this.dir = dir;
         this.options = options;
         this.policy = options.policy();
         this.files = files;
         this.cache = BlockCache.ofBytes(options.blockCacheBytes());
-        this.lockChannel = lockChannel;
         this.lock = lock;
         this.manifest = manifest;
         this.flusher = Executors.newSingleThreadExecutor(daemon("lsm-flush"));
@@ -216,18 +213,8 @@ public final class LsmStore implements Closeable {
      */
     public static LsmStore open(Path dir, StoreOptions options, FileLayer files) throws IOException {
         files.createDirectories(dir);
-        FileChannel lockChannel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
-        FileLock lock;
-        try {
-            lock = lockChannel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            lock = null;
-        }
-        if (lock == null) {
-            lockChannel.close();
-            throw new IOException("the store in " + dir + " is already open (" + LOCK_FILE + " is locked)");
-        }
+        DirectoryLock lock = DirectoryLock.acquire(dir.resolve(LOCK_FILE),
+                "the store in " + dir + " is already open (" + LOCK_FILE + " is locked)");
         LsmStore store = null;
         try {
             Recovered recovered = null;
@@ -244,15 +231,14 @@ public final class LsmStore implements Closeable {
                 clearAbandonedCreation(files, dir);
                 manifest = Manifest.create(dir, ComponentSet.empty(), options.manifest(), files);
             }
-            store = new LsmStore(dir, options, files, lockChannel, lock, manifest);
+            store = new LsmStore(dir, options, files, lock, manifest);
             store.start(recovered);
             return store;
         } catch (IOException | RuntimeException | Error e) {
             if (store != null) {
                 store.abandon();
             } else {
-                lock.release();
-                lockChannel.close();
+                lock.close();
             }
             throw e;
         }
@@ -1891,11 +1877,7 @@ public final class LsmStore implements Closeable {
         } finally {
             mutex.unlock();
         }
-        try {
-            lock.release();
-        } finally {
-            lockChannel.close();
-        }
+        lock.close();
         if (first != null) {
             throw first;
         }

@@ -1,12 +1,9 @@
 package io.lsmpolicies.ycsb.hyracks;
 
+import io.lsmpolicies.lsm.io.DirectoryLock;
 import java.io.IOException;
-import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadFactory;
@@ -81,8 +78,7 @@ final class HyracksTree implements AutoCloseable {
     static final IBinaryComparatorFactory[] KEY_COMPARATORS = {ByteArrayBinaryComparatorFactory.INSTANCE};
 
     private final HyracksConfig config;
-    private final FileChannel lockChannel;
-    private final FileLock lock;
+    private final DirectoryLock lock;
     private final ThrottledIOManager io;
     private final IBufferCache cache;
     private final GreedyScheduler scheduler;
@@ -91,11 +87,10 @@ final class HyracksTree implements AutoCloseable {
     /** Flushes and merges scheduled and not completed ({@link TracingIoCallbackFactory}). */
     private final AtomicInteger outstanding;
 
-    private HyracksTree(HyracksConfig config, FileChannel lockChannel, FileLock lock, ThrottledIOManager io,
+    private HyracksTree(HyracksConfig config, DirectoryLock lock, ThrottledIOManager io,
             IBufferCache cache, GreedyScheduler scheduler, LSMBTree index, FlushTrace trace,
             AtomicInteger outstanding) {
         this.config = config;
-        this.lockChannel = lockChannel;
         this.lock = lock;
         this.io = io;
         this.cache = cache;
@@ -114,19 +109,8 @@ final class HyracksTree implements AutoCloseable {
     static HyracksTree open(HyracksConfig config) throws IOException {
         Path dir = config.dir();
         Files.createDirectories(dir);
-        FileChannel lockChannel = FileChannel.open(dir.resolve(LOCK_FILE), StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
-        FileLock lock;
-        try {
-            lock = lockChannel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            lock = null;
-        }
-        if (lock == null) {
-            lockChannel.close();
-            throw new IOException("the index in " + dir + " is open in another process or DB (" + LOCK_FILE
-                    + " is locked)");
-        }
+        DirectoryLock lock = DirectoryLock.acquire(dir.resolve(LOCK_FILE),
+                "the index in " + dir + " is open in another process or DB (" + LOCK_FILE + " is locked)");
         ThrottledIOManager io = null;
         IBufferCache cache = null;
         GreedyScheduler scheduler = null;
@@ -157,10 +141,10 @@ final class HyracksTree implements AutoCloseable {
                 tree.create();
             }
             tree.activate();
-            return new HyracksTree(config, lockChannel, lock, io, cache, scheduler, tree, trace, outstanding);
+            return new HyracksTree(config, lock, io, cache, scheduler, tree, trace, outstanding);
         } catch (IOException | RuntimeException e) {
             closeQuietly(scheduler, cache, io, e);
-            lockChannel.close();
+            lock.close();
             throw e;
         }
     }
@@ -269,11 +253,7 @@ final class HyracksTree implements AutoCloseable {
             failure = add(failure, e);
         }
         closeQuietly(scheduler, cache, io, null);
-        try {
-            lock.release();
-        } finally {
-            lockChannel.close();
-        }
+        lock.close();
         if (failure != null) {
             throw failure;
         }
