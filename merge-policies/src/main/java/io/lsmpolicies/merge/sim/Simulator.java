@@ -71,7 +71,8 @@ public final class Simulator {
             throw new IllegalArgumentException("policy '" + policy.name() + "' is a " + f.layout().name()
                     .toLowerCase(java.util.Locale.ROOT) + " policy; the simulator runs only stack policies ("
                     + String.join(", ", MergePolicies.names(PolicyLayout.STACK)) + "): run '" + policy.name()
-                    + "' in the engine (lsm-core)");
+                    + "' in the key-level model (bin/bench-pickers --policy, which needs keys, not only flush sizes)"
+                    + " or in the engine (lsm-core)");
         }
     }
 

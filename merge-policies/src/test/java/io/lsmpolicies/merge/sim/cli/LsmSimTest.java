@@ -162,7 +162,8 @@ class LsmSimTest {
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.err()).contains("policy 'leveled' is a leveled policy; the simulator runs only stack policies "
                 + "(bigtable, binomial, constant, exploring, minlatency, no-merge, prefix, tiered): run 'leveled' in "
-                + "the engine (lsm-core)");
+                + "the key-level model (bin/bench-pickers --policy, which needs keys, not only flush sizes) or in the "
+                + "engine (lsm-core)");
         assertThat(r.out()).isEmpty();
         assertThat(run("--policy", "binomial:k=3", "--policy", "universal", "--flushes", "10").err())
                 .contains("policy 'universal' is a leveled policy");
