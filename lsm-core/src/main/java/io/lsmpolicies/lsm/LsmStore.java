@@ -9,9 +9,11 @@ import io.lsmpolicies.lsm.log.LogTail;
 import io.lsmpolicies.lsm.manifest.ComponentSet;
 import io.lsmpolicies.lsm.manifest.Manifest;
 import io.lsmpolicies.lsm.manifest.ManifestEdit;
+import io.lsmpolicies.lsm.manifest.OptionsFile;
 import io.lsmpolicies.lsm.manifest.PolicyViews;
 import io.lsmpolicies.lsm.manifest.Recovered;
 import io.lsmpolicies.lsm.manifest.StoreFiles;
+import io.lsmpolicies.lsm.manifest.StoredOptions;
 import io.lsmpolicies.lsm.manifest.TableRecord;
 import io.lsmpolicies.lsm.memtable.MemTable;
 import io.lsmpolicies.lsm.merge.MergingIterator;
@@ -133,6 +135,8 @@ public final class LsmStore implements Closeable {
     private final List<OutputRange> runningRanges = new ArrayList<>();
     private final TreeSet<Long> walSegments = new TreeSet<>();
     private PolicyState policyState;
+    /** The policy switch this open made, if any (set before {@link #start}). */
+    private Optional<PolicySwitch> policySwitch = Optional.empty();
     private int runningMerges;
     private boolean manualCompaction;
     private boolean closing;
@@ -219,11 +223,17 @@ public final class LsmStore implements Closeable {
         try {
             Recovered recovered = null;
             Manifest manifest;
+            Optional<StoredOptions> stored = Optional.empty();
+            Optional<PolicySwitch> switched = Optional.empty();
             if (files.exists(dir.resolve(StoreFiles.CURRENT))) {
                 recovered = Manifest.recover(dir, files);
                 if (!recovered.missingTables().isEmpty()) {
                     throw new CorruptionException(recovered.manifest(), 0, Code.MISSING_FILE, "the manifest lists "
                             + "SSTables " + recovered.missingTables() + ", which are not in " + dir);
+                }
+                stored = OptionsFile.read(files, dir);
+                if (stored.isPresent()) {
+                    switched = PolicySwitch.check(dir, recovered.set(), stored.get().policy(), options.policy());
                 }
                 recovered.deleteOrphans(files);
                 manifest = Manifest.reopen(recovered, options.manifest(), files);
@@ -232,7 +242,11 @@ public final class LsmStore implements Closeable {
                 manifest = Manifest.create(dir, ComponentSet.empty(), options.manifest(), files);
             }
             store = new LsmStore(dir, options, files, lock, manifest);
+            store.policySwitch = switched;
             store.start(recovered);
+            if (!stored.equals(Optional.of(options.stored()))) {
+                OptionsFile.write(files, dir, options.stored());
+            }
             return store;
         } catch (IOException | RuntimeException | Error e) {
             if (store != null) {
@@ -317,7 +331,11 @@ public final class LsmStore implements Closeable {
             mutex.unlock();
         }
         if (replayed.isEmpty()) {
-            manifest.append(ManifestEdit.builder().walNumber(walNumber).build());
+            ManifestEdit.Builder edit = ManifestEdit.builder().walNumber(walNumber);
+            if (policySwitch.isPresent()) { // otherwise the replayed MemTables' flushes record the new policy
+                edit.policy(policy.name(), policyState.encode());
+            }
+            manifest.append(edit.build());
             deleteWalSegmentsBelow(walNumber);
         }
         for (int i = 0; i < replayed.size(); i++) {
@@ -1772,6 +1790,26 @@ public final class LsmStore implements Closeable {
         long now = diskBytes.get();
         long peak = Math.max(now, peakDiskBytes.getAndSet(now));
         return new FlushSample(flushes, flushedBytes.get(), tableBytes, readView.components(), peak);
+    }
+
+    /**
+     * The merge-policy switch this open made: the store recorded another policy or other parameters than it was
+     * opened with (see {@link PolicySwitch}); empty if it was opened with its own, was created, or recorded none.
+     */
+    public Optional<PolicySwitch> policySwitch() {
+        return policySwitch;
+    }
+
+    /**
+     * The settings the store in {@code dir} recorded when it was last opened for writing, among them its merge
+     * policy with every parameter: what a tool opens it with when it is not told otherwise. Empty if the
+     * directory holds no {@code OPTIONS} file (no store, or a store written before the file existed). Reads
+     * only that file; the store may be open elsewhere.
+     *
+     * @throws CorruptionException if the file is damaged
+     */
+    public static Optional<StoredOptions> storedOptions(Path dir) throws IOException {
+        return OptionsFile.read(FileLayer.plain(), dir);
     }
 
     /** The live component set (what the manifest holds now). */

@@ -2,10 +2,12 @@ package io.lsmpolicies.lsm;
 
 import io.lsmpolicies.lsm.io.DeviceProfile;
 import io.lsmpolicies.lsm.manifest.ManifestOptions;
+import io.lsmpolicies.lsm.manifest.StoredOptions;
 import io.lsmpolicies.lsm.sstable.SSTableOptions;
 import io.lsmpolicies.lsm.sstable.SSTableWriter;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import io.lsmpolicies.merge.MergePolicies;
+import io.lsmpolicies.merge.PolicySpec;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import java.util.Objects;
 
@@ -71,6 +73,12 @@ public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMo
             throw new IllegalArgumentException("option " + name + " must be in [" + min + ", " + max + "], was "
                     + value);
         }
+    }
+
+    /** The settings a store records in its {@code OPTIONS} file (see {@link StoredOptions}). */
+    public StoredOptions stored() {
+        return new StoredOptions(PolicySpec.of(policy), mergeOrder.name(), memtableBytes, sstable.pageSize(),
+                sstable.bloomBitsPerKey(), maxKeyBytes, maxValueBytes);
     }
 
     /** The defaults (see the record's parameters). */

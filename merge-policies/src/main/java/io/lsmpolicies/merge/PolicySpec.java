@@ -1,5 +1,6 @@
 package io.lsmpolicies.merge;
 
+import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.PolicyConfigurationException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -52,6 +53,22 @@ public record PolicySpec(String name, Map<String, String> parameters) {
             }
         }
         return new PolicySpec(name, params);
+    }
+
+    /**
+     * The spec of {@code policy} with every parameter value it was created with, defaults included (a parameter
+     * without a value is left out), in the order its factory lists them: {@code MergePolicies.create} of the
+     * result makes a policy with the same name and parameters. What a store records so that it can be reopened
+     * without being told its policy again.
+     */
+    public static PolicySpec of(MergePolicy policy) {
+        Map<String, String> values = new LinkedHashMap<>();
+        policy.parameters().values().forEach((k, v) -> {
+            if (v != null) {
+                values.put(k, v.toString());
+            }
+        });
+        return new PolicySpec(policy.name(), values);
     }
 
     /** This spec with {@code extra} values added where this spec gives none. */

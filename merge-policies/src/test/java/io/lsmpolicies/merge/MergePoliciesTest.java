@@ -178,4 +178,27 @@ class MergePoliciesTest {
                 .hasMessageContaining("parameter 'k' given twice");
         assertThatThrownBy(() -> MergePolicies.parse(":k=4")).hasMessageContaining("a policy name is required");
     }
+
+    @Test
+    void aPolicysFullSpecRecreatesItWithEveryParameter() {
+        java.util.List<String> specs = new java.util.ArrayList<>();
+        for (String name : MergePolicies.names()) { // defaults, with k where the policy requires it
+            boolean needsK = MergePolicies.factory(name).parameters().stream().anyMatch(ParameterSpec::required);
+            specs.add(needsK ? name + ":k=4" : name);
+        }
+        specs.addAll(java.util.List.of("binomial:k=4", "exploring:k=5,lambda=1.5", "leveled:picker=round-robin",
+                "delayed:policy=universal,min-merge-width=3,vsmt=3", "delayed:vct=8,picker=round-robin",
+                "tiered:size-ratio=8"));
+        for (String text : specs) {
+            MergePolicy policy = MergePolicies.parse(text);
+            PolicySpec full = PolicySpec.of(policy);
+            assertThat(full.parameters().keySet()).as(text).containsAll(policy.parameters().values().keySet().stream()
+                    .filter(k -> policy.parameters().values().get(k) != null).toList());
+            MergePolicy again = MergePolicies.parse(full.toString());
+            assertThat(again.name()).as(text).isEqualTo(policy.name());
+            assertThat(again.parameters()).as(text).isEqualTo(policy.parameters());
+            assertThat(PolicySpec.of(again)).as(text).isEqualTo(full);
+        }
+        assertThat(PolicySpec.of(MergePolicies.parse("binomial:k=4")).toString()).isEqualTo("binomial:k=4");
+    }
 }

@@ -111,6 +111,10 @@ final class LoadCommand implements Callable<Integer> {
         long drainNanos;
         StoreMetrics metrics;
         try (LsmStore store = LsmStore.open(dir, options)) {
+            store.policySwitch().ifPresent(s -> {
+                err.println("lsm load: " + s + " in " + dir + " (recorded: later commands use " + s.to() + ")");
+                err.flush();
+            });
             long t0 = System.nanoTime();
             reporter.start();
             try {
@@ -146,7 +150,7 @@ final class LoadCommand implements Callable<Integer> {
         if (start < 0) {
             throw new ParameterException(spec.commandLine(), "--start must be >= 0, was " + start);
         }
-        MergePolicy mergePolicy = policy.resolve(spec.commandLine(), StoreOptions.DEFAULT_POLICY);
+        MergePolicy mergePolicy = policy.resolve(spec.commandLine(), PolicyOptions.storeDefault(dir));
         StoreOptions options;
         try {
             options = StoreOptions.builder().memtableBytes(memtableBytes).walMode(wal).policy(mergePolicy)

@@ -6,6 +6,7 @@ import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.manifest.Manifest;
 import io.lsmpolicies.lsm.manifest.Recovered;
 import io.lsmpolicies.lsm.manifest.StoreFiles;
+import io.lsmpolicies.lsm.manifest.StoredOptions;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import io.lsmpolicies.lsm.wal.WalReplay;
 import io.lsmpolicies.merge.MergePolicies;
@@ -13,6 +14,7 @@ import io.lsmpolicies.merge.spi.MergePolicy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
@@ -26,7 +28,8 @@ import picocli.CommandLine.ParameterException;
  * so the store's policy cannot be rebuilt from it. Hence: with {@code --policy} the store is opened with that
  * policy; without it, a store whose log holds no unflushed write is opened with {@code no-merge} (nothing is
  * flushed, so the manifest's policy record is untouched and no merge starts), and a store with unflushed writes
- * is refused with a message asking for {@code --policy}.
+ * is refused with a message asking for {@code --policy}. A store that recorded its policy (its {@code OPTIONS}
+ * file) is opened with that policy, so none of this applies to it.
  */
 final class ReadAccess {
     /** The policy a reading command opens a store with when none is given: it never merges. */
@@ -48,8 +51,11 @@ final class ReadAccess {
                     + StoreFiles.CURRENT + " file)");
         }
         MergePolicy policy;
+        Optional<StoredOptions> stored = LsmStore.storedOptions(dir);
         if (policyOptions.given()) {
             policy = policyOptions.resolve(commandLine, StoreOptions.DEFAULT_POLICY);
+        } else if (stored.isPresent()) { // the store's own policy: nothing to switch, whatever is flushed
+            policy = MergePolicies.create(stored.get().policy());
         } else {
             Recovered recovered = Manifest.recover(dir);
             long unflushed = unflushedWrites(recovered);

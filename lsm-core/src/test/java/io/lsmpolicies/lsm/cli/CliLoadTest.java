@@ -185,7 +185,7 @@ class CliLoadTest {
     }
 
     @Test
-    void readingAStoreWithUnflushedWritesNeedsItsPolicy() throws Exception {
+    void aCrashedStoreIsReadWithoutTheLoadsFlags() throws Exception {
         Path live = tmp.resolve("live");
         Path image = tmp.resolve("image");
         StoreOptions options = StoreOptions.builder().policy("binomial:k=3").walMode(SyncMode.SYNC).build();
@@ -194,14 +194,62 @@ class CliLoadTest {
             store.put("user2".getBytes(), "two".getBytes());
             EngineTestSupport.copyStore(live, image); // what a crash would leave: the writes only in the log
         }
-        CliRunner.Result refused = CliRunner.run("get", "--dir", image, "--key", "user1");
-        assertThat(refused.exit()).isEqualTo(2);
-        assertThat(refused.err()).contains("holds 2 writes not yet flushed").contains("Give --policy and --param");
-        CliRunner.Result read = CliRunner.run("get", "--dir", image, "--key", "user1", "--policy", "binomial",
-                "--param", "k=3");
+        CliRunner.Result read = CliRunner.run("get", "--dir", image, "--key", "user1");
         assertThat(read.exit()).as(read.err()).isZero();
         assertThat(read.out().strip()).isEqualTo("one");
         assertThat(CliRunner.run("get", "--dir", image, "--key", "user2").out().strip()).isEqualTo("two");
+        assertThat(LsmStore.storedOptions(image).orElseThrow().policy().toString()).as("the policy is still the load's")
+                .isEqualTo("binomial:k=3");
+        assertThat(CliRunner.run("stats", "--dir", image).json().get("components").get("policy").get("name")
+                .asText()).isEqualTo("binomial");
     }
 
+    @Test
+    void aStoreThatRecordedNoPolicyWithUnflushedWritesStillNeedsItsPolicyToBeRead() throws Exception {
+        Path live = tmp.resolve("live");
+        Path image = tmp.resolve("image");
+        StoreOptions options = StoreOptions.builder().policy("binomial:k=3").walMode(SyncMode.SYNC).build();
+        try (LsmStore store = LsmStore.open(live, options)) {
+            store.put("user1".getBytes(), "one".getBytes());
+            EngineTestSupport.copyStore(live, image);
+        }
+        java.nio.file.Files.delete(image.resolve(io.lsmpolicies.lsm.manifest.OptionsFile.NAME)); // an older store
+        CliRunner.Result refused = CliRunner.run("get", "--dir", image, "--key", "user1");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("holds 1 writes not yet flushed").contains("Give --policy and --param");
+    }
+
+    @Test
+    void aContinuedLoadUsesTheRecordedPolicyAndAnotherOneIsASwitchItSays() {
+        Path dir = tmp.resolve("db");
+        CliRunner.Result first = CliRunner.run("load", "--dir", dir, "--records", 500, "--value-size", 10,
+                "--memtable-size", "8KB", "--wal", "async", "--policy", "binomial", "--param", "k=3");
+        assertThat(first.exit()).as(first.err()).isZero();
+        CliRunner.Result second = CliRunner.run("load", "--dir", dir, "--records", 200, "--start", 500,
+                "--value-size", 10, "--memtable-size", "8KB", "--wal", "async");
+        assertThat(second.exit()).as(second.err()).isZero();
+        assertThat(second.err()).doesNotContain("switched");
+        assertThat(second.lastLine().get("policy").get("name").asText()).isEqualTo("binomial");
+        assertThat(second.lastLine().get("policy").get("k").asText()).as("the recorded k, not the default").isEqualTo("3");
+        CliRunner.Result third = CliRunner.run("load", "--dir", dir, "--records", 100, "--start", 700,
+                "--value-size", 10, "--memtable-size", "8KB", "--wal", "async", "--policy", "tiered:size-ratio=4");
+        assertThat(third.exit()).as(third.err()).isZero();
+        assertThat(third.err()).contains("switched the merge policy from binomial:k=3 to tiered:size-ratio=4");
+        CliRunner.Result fourth = CliRunner.run("load", "--dir", dir, "--records", 100, "--start", 800,
+                "--value-size", 10, "--memtable-size", "8KB", "--wal", "async");
+        assertThat(fourth.lastLine().get("policy").get("name").asText()).isEqualTo("tiered");
+    }
+
+    @Test
+    void aSwitchTheTreeCannotTakeIsRefusedWithTheReason() {
+        Path dir = tmp.resolve("db");
+        CliRunner.Result first = CliRunner.run("load", "--dir", dir, "--records", 3000, "--value-size", 100,
+                "--memtable-size", "16KB", "--wal", "async", "--policy",
+                "leveled:l0-trigger=2,base-level-bytes=65536,target-file-bytes=16384");
+        assertThat(first.exit()).as(first.err()).isZero();
+        CliRunner.Result refused = CliRunner.run("load", "--dir", dir, "--records", 10, "--start", 3000,
+                "--value-size", 100, "--policy", "binomial:k=4");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("opening it with binomial:k=4 is refused").contains("levels below level 0");
+    }
 }
