@@ -6,6 +6,7 @@ import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.IoCause;
 import io.lsmpolicies.lsm.io.IoStats;
 import io.lsmpolicies.lsm.log.LogTail;
+import io.lsmpolicies.lsm.manifest.AbandonedCreation;
 import io.lsmpolicies.lsm.manifest.ComponentSet;
 import io.lsmpolicies.lsm.manifest.Manifest;
 import io.lsmpolicies.lsm.manifest.ManifestEdit;
@@ -202,7 +203,9 @@ public final class LsmStore implements Closeable {
      * Opens the store in {@code dir}, creating it (and the directory) if it holds no store.
      *
      * @throws CorruptionException if the manifest, a WAL segment or an SSTable it must open is damaged, of an
-     *                             unknown format version, or a live SSTable is missing
+     *                             unknown format version, or a live SSTable is missing; or ({@code MISSING_FILE})
+     *                             if {@code dir} holds a store's files but no CURRENT (nothing is deleted; see
+     *                             {@link AbandonedCreation} and {@link StoreRepair})
      * @throws IOException         if the directory is locked by another open store, holds files that are not a
      *                             store's, or an I/O operation fails
      */
@@ -259,26 +262,17 @@ public final class LsmStore implements Closeable {
     }
 
     /**
-     * A directory without CURRENT is new, or a creation that crashed before CURRENT was written (which can hold
-     * only the store's own files and no acknowledged write). Anything else is someone else's data: refused.
+     * A directory without CURRENT is new, or a creation that crashed before CURRENT was written, which can have
+     * left only the first manifest and CURRENT.tmp ({@link AbandonedCreation}); those are deleted. Anything else of
+     * the store's is a store whose CURRENT was lost: refused, deleting nothing. Other data is refused too.
      */
     private static void clearAbandonedCreation(FileLayer files, Path dir) throws IOException {
-        List<Path> ours = new ArrayList<>();
-        for (Path p : files.list(dir)) {
-            String name = p.getFileName().toString();
-            if (name.equals(LOCK_FILE)) {
-                continue;
-            }
-            boolean storeFile = name.startsWith("MANIFEST-") || name.endsWith(".sst") || name.endsWith(".log")
-                    || name.endsWith(StoreFiles.TEMP_SUFFIX);
-            if (!storeFile || !Files.isRegularFile(p)) {
-                throw new IOException("the directory " + dir + " holds " + name + " but no store (no "
-                        + StoreFiles.CURRENT + " file); refusing to create a store among other data");
-            }
-            ours.add(p);
-        }
-        for (Path p : ours) {
+        List<Path> leftovers = AbandonedCreation.leftovers(files, dir, LOCK_FILE);
+        for (Path p : leftovers) {
             files.delete(p);
+        }
+        if (!leftovers.isEmpty()) {
+            files.syncDirectory(dir);
         }
     }
 

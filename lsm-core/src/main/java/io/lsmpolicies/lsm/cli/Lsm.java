@@ -11,24 +11,25 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code bin/lsm}: the engine's command line. Subcommands {@code load} ({@link LoadCommand}), {@code get},
- * {@code scan}, {@code stats} (which open the store; see {@link ReadAccess}) and {@code verify} (read-only, see
- * {@link io.lsmpolicies.lsm.StoreVerifier}).
+ * {@code scan}, {@code stats} (which open the store read-only; see {@link ReadAccess}), {@code verify} (read-only, see
+ * {@link io.lsmpolicies.lsm.StoreVerifier}) and {@code repair} ({@link RepairCommand}).
  *
  * <p>Exit status: 0 success; 1 a key not found, problems found by verify, or an I/O failure or damaged store
  * (the message on stderr); 2 bad arguments, including a bad policy or parameter (the message and the usage on
  * stderr).
  */
 @Command(name = "lsm", mixinStandardHelpOptions = true, version = "lsm 0.1.0", usageHelpWidth = 110,
-        description = "The LSM engine's command line: load a store, read it, measure it, verify it.",
+        description = "The LSM engine's command line: load a store, read it, measure it, verify it, repair it.",
         subcommands = {LoadCommand.class, GetCommand.class, ScanCommand.class, StatsCommand.class,
-                VerifyCommand.class, CommandLine.HelpCommand.class},
+                VerifyCommand.class, RepairCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Examples:",
                 "  lsm load --dir /tmp/db --records 1000000 --value-size 1KB --policy binomial --param k=6 --wal async",
                 "  lsm get --dir /tmp/db --key user6284781860667377211",
                 "  lsm scan --dir /tmp/db --from user1 --to user2 --limit 10",
                 "  lsm stats --dir /tmp/db",
                 "  lsm verify --dir /tmp/db",
-                "Exit status: 0 success, 1 not found / problems found / I/O failure, 2 bad arguments."})
+                "  lsm repair --dir /tmp/db",
+                "Exit status: 0 success, 1 not found / problems found / damaged table set aside / I/O failure, 2 bad arguments."})
 public final class Lsm implements Runnable {
     @Spec
     private CommandSpec spec;
@@ -60,6 +61,6 @@ public final class Lsm implements Runnable {
 
     @Override
     public void run() {
-        throw new ParameterException(spec.commandLine(), "a subcommand is required: load, get, scan, stats or verify");
+        throw new ParameterException(spec.commandLine(), "a subcommand is required: load, get, scan, stats, verify or repair");
     }
 }

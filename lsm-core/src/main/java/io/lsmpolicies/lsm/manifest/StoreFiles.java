@@ -60,13 +60,13 @@ public final class StoreFiles {
     }
 
     /** The number of a manifest file name in canonical form, or empty for any other name. */
-    static OptionalLong manifestNumber(String name) {
+    public static OptionalLong manifestNumber(String name) {
         return name.startsWith(MANIFEST_PREFIX) ? canonical(name, name.substring(MANIFEST_PREFIX.length()), StoreFiles::manifestName)
                 : OptionalLong.empty();
     }
 
     /** The number of a table file name in canonical form, or empty for any other name. */
-    static OptionalLong tableNumber(String name) {
+    public static OptionalLong tableNumber(String name) {
         return name.endsWith(TABLE_SUFFIX)
                 ? canonical(name, name.substring(0, name.length() - TABLE_SUFFIX.length()), StoreFiles::tableName)
                 : OptionalLong.empty();
