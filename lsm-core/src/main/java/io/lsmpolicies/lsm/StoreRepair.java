@@ -7,6 +7,7 @@ import io.lsmpolicies.lsm.log.LogTail;
 import io.lsmpolicies.lsm.manifest.ComponentSet;
 import io.lsmpolicies.lsm.manifest.Manifest;
 import io.lsmpolicies.lsm.manifest.ManifestEdit;
+import io.lsmpolicies.lsm.manifest.OptionsFile;
 import io.lsmpolicies.lsm.manifest.Recovered;
 import io.lsmpolicies.lsm.manifest.StoreFiles;
 import io.lsmpolicies.lsm.manifest.TableRecord;
@@ -40,7 +41,8 @@ import java.util.TreeSet;
  *       {@value #SET_ASIDE} (a name already taken there gets a numeric suffix), with the reason in the report:
  *       a damaged table (any problem {@link SSTableVerifier} finds), a table whose data was copied into a new one,
  *       every write-ahead-log segment (its records are copied into a new table), the old manifests, CURRENT and
- *       temporary files. Files whose names are not the store's are left where they are.</li>
+ *       temporary files. The {@code OPTIONS} file stays (the store's recorded settings), and so do files whose
+ *       names are not the store's.</li>
  *   <li><b>Every intact record is kept:</b> every entry of every sound table, and every record of every segment
  *       up to the first damaged one in it (a torn tail is skipped as on open; after damage inside a segment the
  *       rest of that segment cannot be read).</li>
@@ -200,7 +202,7 @@ public final class StoreRepair {
             List<Path> wal = new ArrayList<>();
             for (Path p : entries) {
                 String name = p.getFileName().toString();
-                if (!Files.isRegularFile(p) || name.equals(LsmStore.LOCK_FILE)) {
+                if (!Files.isRegularFile(p) || name.equals(LsmStore.LOCK_FILE) || name.equals(OptionsFile.NAME)) {
                     continue;
                 }
                 noteNumber(name);

@@ -21,8 +21,9 @@ import java.util.List;
  * creation that crashed before CURRENT was written can have left. {@link Manifest#create} on an empty directory
  * writes exactly two files before CURRENT exists: the first manifest, {@code MANIFEST-000001}, whose one record is
  * the snapshot of the empty set, and {@code CURRENT.tmp}, naming it. The first write-ahead-log segment is created
- * only after CURRENT is durable (the directory is synced when CURRENT is renamed into place), so a crashed
- * creation leaves no segment, no table and no other manifest.
+ * only after CURRENT is durable (the directory is synced when CURRENT is renamed into place), and the
+ * {@link OptionsFile} after that, so a crashed creation leaves no segment, no table, no other manifest and no
+ * {@code OPTIONS} (nor {@code OPTIONS.tmp}).
  *
  * <p>Anything else of the store's (a table, a segment, another manifest, a first manifest holding more than the
  * empty snapshot) is a store whose CURRENT was lost, and starting a new store over it would lose its data: it is
@@ -55,7 +56,8 @@ public final class AbandonedCreation {
                 continue;
             }
             boolean storeName = StoreFiles.manifestNumber(name).isPresent() || StoreFiles.tableNumber(name).isPresent()
-                    || StoreFiles.walNumber(name).isPresent() || name.endsWith(StoreFiles.TEMP_SUFFIX);
+                    || StoreFiles.walNumber(name).isPresent() || name.endsWith(StoreFiles.TEMP_SUFFIX)
+                    || name.equals(OptionsFile.NAME);
             if (!storeName || !Files.isRegularFile(p)) {
                 throw new IOException("the directory " + dir + " holds " + name + " but no store (no "
                         + StoreFiles.CURRENT + " file); refusing to create a store among other data");
