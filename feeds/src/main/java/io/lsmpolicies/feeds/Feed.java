@@ -179,8 +179,11 @@ public final class Feed implements AutoCloseable {
             l.close().sync();
         }
         List<CompletableFuture<Void>> drains = new ArrayList<>();
-        for (FeedConnection c : open.values()) {
-            drains.add(c.done());
+        for (Map.Entry<Long, FeedConnection> e : open.entrySet()) {
+            // Wait for the removal from the open set, not only for done(): done()'s dependents run in no set
+            // order, so a drain that waited for done() alone could report a connection still open.
+            FeedConnection c = e.getValue();
+            drains.add(c.done().whenComplete((v, x) -> open.remove(e.getKey(), c)));
             c.stopOnEventLoop();
         }
         boolean drained = true;
