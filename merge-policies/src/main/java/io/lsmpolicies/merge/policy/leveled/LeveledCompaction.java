@@ -40,6 +40,13 @@ import java.util.Locale;
  * Granularity level: all of level {@code i} with all of level {@code i + 1}, or, if level {@code i + 1} is
  * empty, a trivial move of every file.
  *
+ * <p><b>Delete-driven jobs end in a rewrite.</b> A file the trigger marks (tombstone density or age) moves
+ * trivially only while some deeper level still overlaps it, that is towards the data its tombstones delete. Once
+ * nothing deeper overlaps it, it is rewritten into the level below by a {@link MergeKind#REAL} job of that file
+ * alone, which is bottommost, so the engine drops its tombstones (those no live snapshot still needs). A marked
+ * file is never moved down to the last level unchanged, where no trigger would see it again (Sarkar et al.,
+ * PVLDB 2021, TSD and TSA: the point of the trigger is to purge the tombstones).
+ *
  * <p><b>Output.</b> Every job's output goes to the level below its start level (the base level for level 0),
  * cut at grandparent boundaries ({@code target-file-bytes}, {@code max-compaction-bytes}), or, under round robin,
  * at the output level's cursor. Trivial moves carry the same cut, which they do not use.
@@ -149,6 +156,11 @@ final class LeveledCompaction {
                         s.l0Trigger(), score)
                 : "L0 file " + marked.get(0).id() + " " + markReason(marked.get(0));
         if (inputs.size() == 1 && below.isEmpty()) {
+            if (!marked.isEmpty() && !tree.overlapsBelow(out, KeyRange.of(inputs))) {
+                return Decision.of(new MergeJob(inputs, out, cut(state, out), MergeKind.REAL, why + ": L0 file "
+                        + inputs.get(0).id() + " overlaps nothing below, rewritten into L" + out
+                        + " to drop its tombstones"), state);
+            }
             return Decision.of(new MergeJob(inputs, out, cut(state, out), MergeKind.TRIVIAL_MOVE, why
                     + ": L0 file " + inputs.get(0).id() + " overlaps nothing in L" + out + ", moved"), state);
         }
@@ -195,7 +207,7 @@ final class LeveledCompaction {
             return wholeLevel(tree, n, why, state);
         }
         for (SSTableInfo t : marked) {
-            Decision d = partial(tree, n, files.indexOf(t), false, targets, state, "L" + n + " file " + t.id()
+            Decision d = partial(tree, n, files.indexOf(t), false, true, targets, state, "L" + n + " file " + t.id()
                     + " " + markReason(t));
             if (d != null) {
                 return d;
@@ -216,11 +228,11 @@ final class LeveledCompaction {
             }
         }
         if (roundRobin) {
-            return partial(tree, n, order.get(0), true, targets, state, why + ": round-robin cursor "
+            return partial(tree, n, order.get(0), true, false, targets, state, why + ": round-robin cursor "
                     + state.cursor(n) + " picks");
         }
         for (int i : order) {
-            Decision d = partial(tree, n, i, false, targets, state, why + ": " + strategy.movement().choice()
+            Decision d = partial(tree, n, i, false, false, targets, state, why + ": " + strategy.movement().choice()
                     + " picks");
             if (d != null) {
                 return d;
@@ -231,9 +243,9 @@ final class LeveledCompaction {
 
     /**
      * File {@code i} of level {@code n} with its overlap in level {@code n + 1}, grown; {@code null} if it or its
-     * overlap is busy.
+     * overlap is busy. A {@code marked} file overlapping nothing deeper is rewritten, not moved (class comment).
      */
-    private Decision partial(Tree tree, int n, int i, boolean roundRobin, LevelTargets targets,
+    private Decision partial(Tree tree, int n, int i, boolean roundRobin, boolean marked, LevelTargets targets,
             CompactionState state, String why) {
         List<SSTableInfo> files = tree.files(n);
         SSTableInfo seed = files.get(i);
@@ -245,6 +257,11 @@ final class LeveledCompaction {
             return null;
         }
         CompactionState next = roundRobin ? advance(state, n, files, i) : state;
+        if (below.isEmpty() && marked && !tree.overlapsBelow(n + 1, KeyRange.of(seed))) {
+            return Decision.of(new MergeJob(List.of(seed), n + 1, cut(state, n + 1), MergeKind.REAL, why + ": L" + n
+                    + " file " + seed.id() + " overlaps nothing below, rewritten into L" + (n + 1)
+                    + " to drop its tombstones"), next);
+        }
         if (below.isEmpty()) {
             return Decision.of(new MergeJob(List.of(seed), n + 1, cut(state, n + 1), MergeKind.TRIVIAL_MOVE, why
                     + " L" + n + " file " + seed.id() + ", which overlaps nothing in L" + (n + 1) + ", moved"), next);

@@ -140,6 +140,16 @@ final class Tree {
         return false;
     }
 
+    /** Whether any file of a level deeper than {@code n} overlaps {@code range}. */
+    boolean overlapsBelow(int n, KeyRange range) {
+        for (int m = n + 1; m < numLevels; m++) {
+            if (!overlapping(m, range).isEmpty()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Level {@code n}'s files overlapping {@code range}, in the level's order. Empty past the last level. */
     List<SSTableInfo> overlapping(int n, KeyRange range) {
         if (n >= numLevels) {

@@ -176,7 +176,8 @@ class FilePickersTest {
         SSTableInfo l0 = builder(1, "x0", "x9", 10).tombstones(1).oldestTombstoneMillis(4909).build();
         MergeJob fromL0 = onlyJob(policy(tsa), view(List.of(l0), List.of(file(11, "a0", "a9", 100)),
                 List.of(clock)));
-        assertThat(fromL0.kind()).as("91 ms > 90.9: level 0's share").isEqualTo(MergeKind.TRIVIAL_MOVE);
+        assertThat(fromL0.kind()).as("91 ms > 90.9: level 0's share; nothing below overlaps x, so it is rewritten")
+                .isEqualTo(MergeKind.REAL);
         assertThat(fromL0.outputLevel()).isEqualTo(1);
     }
 
@@ -185,5 +186,45 @@ class FilePickersTest {
         SSTableInfo old = builder(22, "b0", "b9", 10).tombstones(1).oldestTombstoneMillis(0).createdMillis(9000).build();
         assertThat(LeveledViews.jobs(policy(SETTINGS + ",picker=tombstone-age,tombstone-age-millis=1"),
                 view(List.of(), List.of(file(11, "a0", "a9", 100)), List.of(old)))).isEmpty();
+    }
+
+    @Test
+    void aDenseFileOnTheDeepestNonEmptyLevelIsRewrittenNotMovedDown() {
+        // Seven levels; L2 is the deepest non-empty one. File 22 is dense and nothing below overlaps it: moving it
+        // to L3, L4, ... unchanged would carry its tombstones to the last level, where nothing marks it again.
+        SSTableInfo dense = builder(22, "x0", "x9", 100).tombstones(50).build();
+        TreeView v = view(List.of(), List.of(file(11, "a0", "a9", 100)), List.of(file(21, "b0", "b9", 100), dense));
+        MergeJob job = onlyJob(policy(SETTINGS + ",picker=tombstone-density"), v);
+        assertThat(job.kind()).isEqualTo(MergeKind.REAL);
+        assertThat(ids(job)).containsExactly(22L);
+        assertThat(job.outputLevel()).isEqualTo(3);
+        assertThat(job.reason()).contains("L2 file 22 has tombstone density 0.500 > 0.2")
+                .contains("overlaps nothing below, rewritten into L3 to drop its tombstones");
+        MergeJob aged = onlyJob(policy(SETTINGS + ",picker=tombstone-age,tombstone-age-millis=1"), view(List.of(),
+                List.of(builder(12, "x0", "x9", 100).tombstones(1).oldestTombstoneMillis(0).build()),
+                List.of(builder(21, "b0", "b9", 100).createdMillis(9000).build())));
+        assertThat(aged.kind()).as("the same for the tombstone-age trigger").isEqualTo(MergeKind.REAL);
+        assertThat(ids(aged)).containsExactly(12L);
+    }
+
+    @Test
+    void aDenseFileStillMovesDownTowardsDeeperDataItOverlaps() {
+        SSTableInfo dense = builder(12, "x0", "x9", 100).tombstones(50).build();
+        TreeView v = view(List.of(), List.of(file(11, "a0", "a9", 100), dense), List.of(file(21, "a0", "a9", 100)),
+                List.of(file(31, "x0", "x9", 1000)));
+        MergeJob job = onlyJob(policy(SETTINGS + ",picker=tombstone-density"), v);
+        assertThat(job.kind()).as("L3 holds the keys it deletes: no rewrite yet").isEqualTo(MergeKind.TRIVIAL_MOVE);
+        assertThat(ids(job)).containsExactly(12L);
+        assertThat(job.outputLevel()).isEqualTo(2);
+    }
+
+    @Test
+    void aDenseLevelZeroFileOverlappingNothingBelowIsRewritten() {
+        SSTableInfo dense = builder(1, "x0", "x9", 100).tombstones(50).build();
+        MergeJob job = onlyJob(policy(SETTINGS + ",picker=tombstone-density"), view(List.of(dense),
+                List.of(file(11, "a0", "a9", 100))));
+        assertThat(job.kind()).isEqualTo(MergeKind.REAL);
+        assertThat(ids(job)).containsExactly(1L);
+        assertThat(job.outputLevel()).isEqualTo(1);
     }
 }
