@@ -1288,62 +1288,79 @@ public final class LsmStore implements Closeable {
     }
 
     /**
-     * A read met virtual table {@code v}, the first on its path: asks the policy, once per virtual table and on
-     * a merge thread, whether to materialise it now (delayed compaction's VSMT, Pan et al., JCST 2017,
-     * Algorithm 2). Never blocks the read.
+     * A read met the virtual tables {@code met}, in the order of its path (shallowest first): asks the policy,
+     * on a merge thread, about each one not asked before, in that order, and starts the first job it gets
+     * (delayed compaction's VSMT, Pan et al., JCST 2017, Sect. 3.4 and Algorithm 2: the first virtual SSTable on
+     * the read's path <i>that meets the conditions</i> is materialised, so one below the threshold does not hide
+     * a deeper one above it). A table the policy declined is not asked again (its parents never change); one
+     * not reached because an earlier one got a job is asked by a later read. Never blocks the read.
      */
-    private void considerMaterializing(TableHandle v) {
-        if (!virtualReadsAsked.add(v.fileNumber())) {
+    private void considerMaterializing(List<TableHandle> met) {
+        List<Long> fresh = new ArrayList<>(met.size());
+        for (TableHandle v : met) {
+            if (virtualReadsAsked.add(v.fileNumber())) {
+                fresh.add(v.fileNumber());
+            }
+        }
+        if (fresh.isEmpty()) {
             return;
         }
         pendingReadQuestions.incrementAndGet();
         try {
-            mergers.execute(() -> materializeOnRead(v.fileNumber()));
+            mergers.execute(() -> materializeOnRead(fresh));
         } catch (RejectedExecutionException e) {
-            virtualReadsAsked.remove(v.fileNumber()); // closing
+            virtualReadsAsked.removeAll(fresh); // closing
             pendingReadQuestions.decrementAndGet();
         }
     }
 
-    private void materializeOnRead(long number) {
+    private void materializeOnRead(List<Long> numbers) {
         mutex.lock();
         try {
             pendingReadQuestions.decrementAndGet(); // a job it starts counts as running from here
             changed.signalAll();
             if (closing || manualCompaction || backgroundError.get() != null) {
-                virtualReadsAsked.remove(number);
-                return;
-            }
-            if (!tables.containsKey(number) || compacting.contains(number)) {
+                virtualReadsAsked.removeAll(numbers);
                 return;
             }
             TreeView view = view(manifest.current());
-            SSTableInfo info = null;
-            for (var level : view.levels()) {
-                for (var run : level.runs()) {
-                    for (SSTableInfo t : run.tables()) {
-                        info = t.id() == number ? t : info;
-                    }
+            for (int i = 0; i < numbers.size(); i++) {
+                long number = numbers.get(i);
+                Optional<MergeJob> job = askOnVirtualRead(view, number);
+                if (job.isEmpty()) {
+                    continue;
                 }
-            }
-            if (info == null) {
+                virtualReadsAsked.removeAll(numbers.subList(i + 1, numbers.size())); // not asked: a later read asks
+                OutputRange range = OutputRange.of(job.get());
+                if (job.get().outputLevel() > 0 && runningRanges.stream().anyMatch(range::overlaps)) {
+                    virtualReadsAsked.remove(number); // a later read asks again
+                    return;
+                }
+                start(job.get());
                 return;
             }
-            Optional<MergeJob> job = policy.onVirtualRead(view, policyState, info);
-            if (job.isEmpty()) {
-                return;
-            }
-            OutputRange range = OutputRange.of(job.get());
-            if (job.get().outputLevel() > 0 && runningRanges.stream().anyMatch(range::overlaps)) {
-                virtualReadsAsked.remove(number); // a later read asks again
-                return;
-            }
-            start(job.get());
         } catch (Throwable e) {
             fail(e);
         } finally {
             mutex.unlock();
         }
+    }
+
+    /** The policy's materialising job for live, idle virtual table {@code number}, if any. REQUIRES: the mutex. */
+    private Optional<MergeJob> askOnVirtualRead(TreeView view, long number) {
+        if (!tables.containsKey(number) || compacting.contains(number)) {
+            return Optional.empty();
+        }
+        for (var level : view.levels()) {
+            for (var run : level.runs()) {
+                for (SSTableInfo t : run.tables()) {
+                    if (t.id() == number) {
+                        return policy.onVirtualRead(view, policyState, t);
+                    }
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /**
@@ -1476,12 +1493,23 @@ public final class LsmStore implements Closeable {
 
     /**
      * Level 0 newest first, then one table per deeper level found by key range; the first version found wins. A
-     * virtual table is read through its parents; the first one a read meets may be materialised (see
-     * {@link #considerMaterializing}).
+     * virtual table is read through its parents; the virtual tables a read meets are offered for materialising
+     * (see {@link #considerMaterializing}).
      */
     private Entry getFromTables(Version v, byte[] key, long sequence) throws IOException {
+        List<TableHandle> metVirtual = new ArrayList<>(0);
+        try {
+            return search(v, key, sequence, metVirtual);
+        } finally {
+            if (!metVirtual.isEmpty()) {
+                considerMaterializing(metVirtual);
+            }
+        }
+    }
+
+    /** {@link #getFromTables}'s search; adds each virtual table it reads through to {@code metVirtual}. */
+    private Entry search(Version v, byte[] key, long sequence, List<TableHandle> metVirtual) throws IOException {
         List<List<TableHandle>> levels = v.levels();
-        boolean metVirtual = false;
         for (int level = 0; level < levels.size(); level++) {
             List<TableHandle> candidates = levels.get(level);
             if (level > 0) {
@@ -1490,10 +1518,7 @@ public final class LsmStore implements Closeable {
             }
             for (TableHandle t : candidates) {
                 if (t.isVirtual() && t.covers(key)) {
-                    if (!metVirtual) {
-                        metVirtual = true;
-                        considerMaterializing(t);
-                    }
+                    metVirtual.add(t);
                     t.touch();
                     Entry e = getFromParents(t, key, sequence);
                     if (e != null) {

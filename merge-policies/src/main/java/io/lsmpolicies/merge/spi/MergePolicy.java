@@ -59,10 +59,12 @@ public interface MergePolicy {
     }
 
     /**
-     * A read met virtual SSTable {@code table} (the first virtual one on its path; delayed compaction, Pan et
-     * al., JCST 2017, Algorithm 2): the merge that materialises it, if the policy wants one now. The engine asks
-     * at most once per virtual SSTable, from a background thread, and runs the job like any other ({@code table}
-     * is then among its inputs). The default, for policies that never write virtual SSTables: none.
+     * A read met virtual SSTable {@code table} (delayed compaction, Pan et al., JCST 2017, Sect. 3.4 and
+     * Algorithm 2): the merge that materialises it, if the policy wants one now. The engine asks about the virtual
+     * SSTables a read meets in the order of its path (shallowest first) and runs the first job it gets, so the
+     * first one that meets the policy's conditions is materialised; it asks at most once per virtual SSTable
+     * that the policy declined, from a background thread, and runs the job like any other ({@code table} is then
+     * among its inputs). The default, for policies that never write virtual SSTables: none.
      */
     default Optional<MergeJob> onVirtualRead(TreeView view, PolicyState state, SSTableInfo table) {
         return Optional.empty();
