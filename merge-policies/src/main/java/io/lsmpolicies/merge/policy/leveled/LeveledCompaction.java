@@ -31,9 +31,12 @@ import java.util.Locale;
  *
  * <p><b>Level i >= 1</b>, granularity file: first the marked files; then, if the level is saturated, any file
  * overlapping nothing in level {@code i + 1} moves trivially, the movement's favourite first (Wei et al., EDBT
- * 2025, Observation 8: trivial moves before compactions, whatever the picker); then the first file in the
- * movement's order that is free and whose overlapping files in level {@code i + 1} are free, merged with them.
- * Round robin may take only the file at its cursor. The compaction then grows, within
+ * 2025, Observation 8: trivial moves before compactions); then the first file in the movement's order that is
+ * free and whose overlapping files in level {@code i + 1} are free, merged with them. Round robin instead takes
+ * only the file at its cursor, as RocksDB's {@code kRoundRobin} does: moved trivially if it overlaps nothing in
+ * level {@code i + 1}, else merged; if it or its overlap is busy, nothing is taken from the level this round (no
+ * other file's trivial move jumps the queue, which would leave the cursor's keys waiting while later ones move).
+ * The compaction then grows, within
  * {@code max-compaction-bytes}, to neighbouring files of level {@code i} lying inside the key range already
  * covered (so no file of level {@code i + 1} is added: RocksDB's input expansion); round robin instead grows
  * rightwards file by file, as RocksDB's does, until the level would fall below its target.
@@ -216,20 +219,18 @@ final class LeveledCompaction {
         if (!saturated) {
             return null;
         }
-        boolean roundRobin = strategy.movement() == Movement.ROUND_ROBIN;
         List<Integer> order = FilePickers.order(strategy.movement(), tree, n, targets, s, state.cursor(n));
+        if (strategy.movement() == Movement.ROUND_ROBIN) { // only the cursor's file, moved or merged
+            return partial(tree, n, order.get(0), true, false, targets, state, why + ": round-robin cursor "
+                    + state.cursor(n) + " picks");
+        }
         for (int i : order) {
             SSTableInfo t = files.get(i);
             if (!t.compacting() && tree.overlapping(n + 1, KeyRange.of(t)).isEmpty()) {
-                CompactionState next = roundRobin && i == order.get(0) ? advance(state, n, files, i) : state;
                 return Decision.of(new MergeJob(List.of(t), n + 1, cut(state, n + 1), MergeKind.TRIVIAL_MOVE, why
                         + ": " + strategy.movement().choice() + " picks L" + n + " file " + t.id()
-                        + ", which overlaps nothing in L" + (n + 1) + ", moved"), next);
+                        + ", which overlaps nothing in L" + (n + 1) + ", moved"), state);
             }
-        }
-        if (roundRobin) {
-            return partial(tree, n, order.get(0), true, false, targets, state, why + ": round-robin cursor "
-                    + state.cursor(n) + " picks");
         }
         for (int i : order) {
             Decision d = partial(tree, n, i, false, false, targets, state, why + ": " + strategy.movement().choice()

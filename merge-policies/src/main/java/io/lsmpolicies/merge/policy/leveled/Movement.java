@@ -17,7 +17,9 @@ public enum Movement {
      * key, kept in the policy state; the file taken is the first whose smallest key is at or after the cursor
      * (the first file if none is); after a pick the cursor moves to the smallest key of the file following the
      * last file taken (wrapping to the first file); every compaction into a level cuts its output at that
-     * level's cursor. Only the cursor's file may be taken: if it is busy, the level waits.
+     * level's cursor. Only the cursor's file may be taken, also when another file could move trivially (as in
+     * RocksDB's {@code kRoundRobin}): it moves trivially itself if it overlaps nothing in the next level; if it
+     * is busy, the level waits.
      */
     ROUND_ROBIN("round-robin"),
     /**

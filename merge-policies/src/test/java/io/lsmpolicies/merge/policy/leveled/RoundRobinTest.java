@@ -132,10 +132,18 @@ class RoundRobinTest {
     }
 
     @Test
-    void anotherFilesTrivialMoveLeavesTheCursorWhereItIs() {
+    void onlyTheCursorsFileIsTakenEvenWhenAnotherCouldMoveTrivially() {
+        // e overlaps nothing in level 2, but the cursor is on c: as RocksDB's kRoundRobin, c goes (merged), then d.
         Decision d = policy(ONE_FILE).decide(levels(row(11, 100, "b", "c", "d", "e", "f"),
                 row(21, 50, "b", "c", "d", "f")), new CompactionState(Map.of(1, Key.of("c0"))));
-        assertThat(ids(d.jobs().get(0))).as("e overlaps nothing in level 2: moved first").containsExactly(14L);
-        assertThat(((CompactionState) d.state()).cursor(1)).isEqualTo(Key.of("c0"));
+        MergeJob job = d.jobs().get(0);
+        assertThat(job.kind()).isEqualTo(MergeKind.REAL);
+        assertThat(ids(job)).containsExactly(12L, 22L);
+        assertThat(((CompactionState) d.state()).cursor(1)).isEqualTo(Key.of("d0"));
+        // With the cursor's file busy, nothing is taken, although e could move.
+        List<SSTableInfo> level1 = new ArrayList<>(row(11, 100, "b", "c", "d", "e", "f"));
+        level1.set(1, busy(level1.get(1)));
+        assertThat(policy(ONE_FILE).decide(levels(level1, row(21, 50, "b", "c", "d", "f")),
+                new CompactionState(Map.of(1, Key.of("c0")))).jobs()).isEmpty();
     }
 }
