@@ -1,5 +1,8 @@
 package io.lsmpolicies.bench.grid;
 
+import io.lsmpolicies.merge.plot.LogScale;
+import io.lsmpolicies.merge.plot.SeriesColors;
+import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -12,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -20,6 +24,7 @@ import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.internal.chartpart.Chart;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
@@ -27,43 +32,87 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * average read amplification against write amplification (Fig. 5), transient space amplification (Fig. 6), the
  * engine's write amplification against the simulator's (Fig. 11), and load throughput. One PNG per figure and
  * device profile; returns the files written.
+ *
+ * <p>Every figure of a run gives a system and policy ({@link #family}: {@code lsm:binomial}, {@code rocksdb:leveled})
+ * the same colour ({@link SeriesColors}, built once from all the run's cells); cells of one family in one chart
+ * differ by line style (Fig. 3) or by their point labels. Every axis has labelled ticks: the logarithmic ones of
+ * Fig. 5 through {@link LogScale}. A point is labelled with its policy's parameters ({@code k=4}), or with the
+ * whole cell name where its series has that one point.
  */
 final class GridPlots {
     /** Cells per Fig. 3 chart before it is split by the policies' k. */
     private static final int MAX_SERIES = 12;
-    private static final Color[] PALETTE = {new Color(0x4E79A7), new Color(0xF28E2B), new Color(0xE15759),
-        new Color(0x76B7B2), new Color(0x59A14F), new Color(0xEDC948), new Color(0xB07AA1), new Color(0xFF9DA7),
-        new Color(0x9C755F), new Color(0xBAB0AC), new Color(0x1F77B4), new Color(0x8C564B)};
+    /** Line styles of the cells of one family within one Fig. 3 chart, in order. */
+    private static final BasicStroke[] STROKES = {SeriesLines.SOLID, SeriesLines.DASH_DASH, SeriesLines.DOT_DOT,
+        SeriesLines.DASH_DOT};
+    /** Where a read amplification of 0 (everything in the MemTable) is drawn on Fig. 5's log axis. */
+    private static final double LOG_FLOOR = 1e-3;
 
     private GridPlots() {
     }
 
     static List<Path> write(List<CellResult> results, Path dir) throws IOException {
         List<Path> files = new ArrayList<>();
+        for (Map.Entry<String, Chart<?, ?>> e : charts(results).entrySet()) {
+            files.add(save(e.getValue(), dir.resolve(e.getKey())));
+        }
+        return files;
+    }
+
+    /** The figures of {@code results} by file name, in the order they are written. */
+    static Map<String, Chart<?, ?>> charts(List<CellResult> results) {
+        Map<String, Chart<?, ?>> charts = new LinkedHashMap<>();
         Map<String, List<CellResult>> byDevice = new TreeMap<>();
+        List<String> families = new ArrayList<>();
         for (CellResult r : results) {
             if (r.ok()) {
                 byDevice.computeIfAbsent(r.cell().device(), d -> new ArrayList<>()).add(r);
+                families.add(family(r.cell()));
             }
         }
+        SeriesColors colors = SeriesColors.of(families);
         for (Map.Entry<String, List<CellResult>> e : byDevice.entrySet()) {
             String device = e.getKey();
             List<CellResult> cells = e.getValue();
             for (Map.Entry<String, List<CellResult>> g : fig3Groups(cells).entrySet()) {
-                files.add(save(writeAmplificationCurves(cells.size() > MAX_SERIES ? g.getKey() : "", g.getValue(),
-                        device), dir.resolve("fig3-wa-vs-flushes" + (cells.size() > MAX_SERIES ? "-" + g.getKey()
-                        : "") + "-" + device + ".png")));
+                charts.put("fig3-wa-vs-flushes" + (cells.size() > MAX_SERIES ? "-" + g.getKey() : "") + "-" + device
+                        + ".png", writeAmplificationCurves(cells.size() > MAX_SERIES ? g.getKey() : "", g.getValue(),
+                        device, colors));
             }
-            files.add(save(readVersusWrite(cells, device), dir.resolve("fig5-read-vs-write-" + device + ".png")));
-            files.add(save(transientSpace(cells, device), dir.resolve("fig6-transient-space-" + device + ".png")));
-            files.add(save(throughput(cells, device), dir.resolve("throughput-" + device + ".png")));
+            charts.put("fig5-read-vs-write-" + device + ".png", readVersusWrite(cells, device, colors));
+            charts.put("fig6-transient-space-" + device + ".png", transientSpace(cells, device, colors));
+            charts.put("throughput-" + device + ".png", throughput(cells, device, colors));
         }
         List<CellResult> modelled = results.stream().filter(r -> r.ok() && !Double.isNaN(r.modelWriteAmplification()))
                 .toList();
         if (!modelled.isEmpty()) {
-            files.add(save(modelAgainstEngine(modelled), dir.resolve("fig11-model-vs-engine.png")));
+            charts.put("fig11-model-vs-engine.png", modelAgainstEngine(modelled, colors));
         }
-        return files;
+        return charts;
+    }
+
+    /** The colour key of a cell: its system and policy name, without parameters ({@code lsm:binomial}). */
+    static String family(Cell c) {
+        return c.system().label() + ":" + c.policy().split(":", 2)[0];
+    }
+
+    /** A cell's policy parameters ({@code k=4}), or "" if it has none. */
+    private static String parameters(Cell c) {
+        String[] parts = c.policy().split(":", 2);
+        return parts.length < 2 ? "" : parts[1];
+    }
+
+    /**
+     * Labels each point of a series: with the cell's parameters, or the whole cell name if the series has one
+     * point (then nothing but the colour would say which it is). {@code x} and {@code y} are in plot units.
+     */
+    private static void labelPoints(XYChart chart, List<CellResult> cells, double[] x, double[] y, double dy) {
+        for (int i = 0; i < cells.size(); i++) {
+            String text = cells.size() == 1 ? seriesName(cells.get(i).cell()) : parameters(cells.get(i).cell());
+            if (!text.isEmpty()) {
+                chart.addAnnotation(new AnnotationText(text, x[i], y[i] + dy, false));
+            }
+        }
     }
 
     /** Splits a large grid by k (stack policies), the rest (size ratios, peers) in one group. */
@@ -81,13 +130,15 @@ final class GridPlots {
         return groups;
     }
 
-    private static XYChart writeAmplificationCurves(String group, List<CellResult> cells, String device) {
+    private static XYChart writeAmplificationCurves(String group, List<CellResult> cells, String device,
+            SeriesColors colors) {
         XYChart chart = new XYChartBuilder().width(1000).height(650)
                 .title("Write amplification against flushes (" + device + (group.isEmpty() ? "" : ", " + group) + ")")
                 .xAxisTitle("flushes").yAxisTitle("write amplification so far").build();
         style(chart.getStyler());
         chart.getStyler().setXAxisTickMarkSpacingHint(120);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        Map<String, Integer> seen = new TreeMap<>();
         for (CellResult r : cells) {
             double[] curve = r.trace().curve();
             int step = Math.max(1, curve.length / 1000);
@@ -99,79 +150,133 @@ final class GridPlots {
             }
             x.add((double) r.trace().flushes());
             y.add(r.trace().writeAmplification());
-            chart.addSeries(seriesName(r.cell()), x, y).setMarker(SeriesMarkers.NONE);
+            int nth = seen.merge(family(r.cell()), 1, Integer::sum) - 1;
+            XYSeries s = chart.addSeries(seriesName(r.cell()), x, y);
+            s.setMarker(SeriesMarkers.NONE);
+            s.setLineColor(colors.of(family(r.cell())));
+            s.setLineStyle(STROKES[nth % STROKES.length]);
         }
         return chart;
     }
 
-    private static XYChart readVersusWrite(List<CellResult> cells, String device) {
+    private static XYChart readVersusWrite(List<CellResult> cells, String device, SeriesColors colors) {
         XYChart chart = new XYChartBuilder().width(1000).height(650)
                 .title("Average read amplification against write amplification (" + device + ")")
-                .xAxisTitle("write amplification (log)").yAxisTitle("average SSTables per point read (log)").build();
+                .xAxisTitle("write amplification (log scale)").yAxisTitle("average SSTables per point read (log scale)")
+                .build();
         style(chart.getStyler());
-        chart.getStyler().setXAxisLogarithmic(true);
-        chart.getStyler().setYAxisLogarithmic(true);
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
+        LogScale.apply(chart, true, true);
         Map<String, List<CellResult>> byFamily = new TreeMap<>();
         for (CellResult r : cells) {
-            byFamily.computeIfAbsent(r.cell().system().label() + ":" + r.cell().policy().split(":", 2)[0], f -> new ArrayList<>())
-                    .add(r);
+            byFamily.computeIfAbsent(family(r.cell()), f -> new ArrayList<>()).add(r);
         }
+        double[] all = cells.stream().mapToDouble(r -> LogScale.toLog(r.trace().readAmplification(), LOG_FLOOR))
+                .toArray();
+        double[] allX = cells.stream().mapToDouble(r -> LogScale.toLog(r.trace().writeAmplification(), LOG_FLOOR))
+                .toArray();
+        double dy = padRange(chart, allX, all);
         for (Map.Entry<String, List<CellResult>> e : byFamily.entrySet()) {
             List<CellResult> pts = new ArrayList<>(e.getValue());
             pts.sort(Comparator.comparingDouble(r -> r.trace().writeAmplification()));
-            List<Double> x = pts.stream().map(r -> r.trace().writeAmplification()).toList();
-            List<Double> y = pts.stream().map(r -> Math.max(1e-3, r.trace().readAmplification())).toList();
-            chart.addSeries(e.getKey(), x, y).setMarker(SeriesMarkers.CIRCLE);
+            double[] x = pts.stream().mapToDouble(r -> LogScale.toLog(r.trace().writeAmplification(), LOG_FLOOR))
+                    .toArray();
+            double[] y = pts.stream().mapToDouble(r -> LogScale.toLog(r.trace().readAmplification(), LOG_FLOOR))
+                    .toArray();
+            XYSeries s = chart.addSeries(e.getKey(), x, y);
+            s.setMarker(SeriesMarkers.CIRCLE);
+            s.setLineColor(colors.of(e.getKey()));
+            s.setMarkerColor(colors.of(e.getKey()));
+            labelPoints(chart, pts, x, y, dy);
         }
         return chart;
     }
 
-    private static CategoryChart transientSpace(List<CellResult> cells, String device) {
+    /**
+     * Sets both axes to the data's range plus a margin, so that point labels stay inside the plot; returns the
+     * vertical offset of a label above its point (plot units).
+     */
+    private static double padRange(XYChart chart, double[] x, double[] y) {
+        double[] xr = range(x);
+        double[] yr = range(y);
+        double xm = Math.max(0.1, 0.08 * (xr[1] - xr[0]));
+        double ym = Math.max(0.1, 0.1 * (yr[1] - yr[0]));
+        chart.getStyler().setXAxisMin(xr[0] - xm).setXAxisMax(xr[1] + xm);
+        chart.getStyler().setYAxisMin(yr[0] - ym).setYAxisMax(yr[1] + ym);
+        return 0.35 * ym;
+    }
+
+    private static double[] range(double[] values) {
+        double lo = Double.POSITIVE_INFINITY;
+        double hi = Double.NEGATIVE_INFINITY;
+        for (double v : values) {
+            lo = Math.min(lo, v);
+            hi = Math.max(hi, v);
+        }
+        return values.length == 0 ? new double[] {0, 1} : new double[] {lo, hi};
+    }
+
+    private static CategoryChart transientSpace(List<CellResult> cells, String device, SeriesColors colors) {
         return bars("Transient space amplification (" + device + ")", "most SSTable bytes at once / bytes flushed",
-                cells, r -> r.trace().transientSpaceAmplification());
+                cells, r -> r.trace().transientSpaceAmplification(), colors);
     }
 
-    private static CategoryChart throughput(List<CellResult> cells, String device) {
+    private static CategoryChart throughput(List<CellResult> cells, String device, SeriesColors colors) {
         return bars("Load throughput (" + device + ", records/s, higher is better)", "records/s", cells,
-                r -> r.load().throughput());
+                r -> r.load().throughput(), colors);
     }
 
-    /** One bar per cell. */
+    /**
+     * One bar per cell, named on the x axis, coloured by its family: one series per family, holding its cells' values
+     * and 0 elsewhere, drawn overlapped so that each bar keeps the full width.
+     */
     private static CategoryChart bars(String title, String yTitle, List<CellResult> cells,
-            java.util.function.ToDoubleFunction<CellResult> value) {
+            java.util.function.ToDoubleFunction<CellResult> value, SeriesColors colors) {
         CategoryChart chart = new CategoryChartBuilder().width(1000).height(650).title(title).xAxisTitle("")
                 .yAxisTitle(yTitle).build();
         style(chart.getStyler());
-        chart.getStyler().setLegendVisible(false);
+        chart.getStyler().setOverlapped(true);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         chart.getStyler().setXAxisLabelRotation(60);
-        chart.addSeries(yTitle, cells.stream().map(r -> seriesName(r.cell())).toList(),
-                cells.stream().map(r -> value.applyAsDouble(r)).toList());
+        List<String> names = cells.stream().map(r -> seriesName(r.cell())).toList();
+        Map<String, List<Double>> byFamily = new TreeMap<>();
+        for (int i = 0; i < cells.size(); i++) {
+            List<Double> values = byFamily.computeIfAbsent(family(cells.get(i).cell()),
+                    f -> new ArrayList<>(java.util.Collections.nCopies(cells.size(), 0.0)));
+            values.set(i, value.applyAsDouble(cells.get(i)));
+        }
+        for (Map.Entry<String, List<Double>> e : byFamily.entrySet()) {
+            chart.addSeries(e.getKey(), names, e.getValue()).setFillColor(colors.of(e.getKey()));
+        }
         return chart;
     }
 
-    private static XYChart modelAgainstEngine(List<CellResult> cells) {
+    private static XYChart modelAgainstEngine(List<CellResult> cells, SeriesColors colors) {
         XYChart chart = new XYChartBuilder().width(1000).height(650)
                 .title("Observed against simulated final write amplification (same flush sizes)")
                 .xAxisTitle("simulated write amplification").yAxisTitle("observed write amplification").build();
         style(chart.getStyler());
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
         chart.getStyler().setDefaultSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Scatter);
-        Map<String, List<CellResult>> byFamily = new LinkedHashMap<>();
+        Map<String, List<CellResult>> byFamily = new TreeMap<>();
         double max = 1;
         for (CellResult r : cells) {
-            byFamily.computeIfAbsent(r.cell().system().label() + ":" + r.cell().policy().split(":", 2)[0], f -> new ArrayList<>())
-                    .add(r);
+            byFamily.computeIfAbsent(family(r.cell()), f -> new ArrayList<>()).add(r);
             max = Math.max(max, Math.max(r.modelWriteAmplification(), r.trace().writeAmplification()));
         }
+        chart.getStyler().setXAxisMin(0.0).setXAxisMax(max * 1.08).setYAxisMin(0.0).setYAxisMax(max * 1.08);
         for (Map.Entry<String, List<CellResult>> e : byFamily.entrySet()) {
             double[] x = e.getValue().stream().mapToDouble(CellResult::modelWriteAmplification).toArray();
             double[] y = e.getValue().stream().mapToDouble(r -> r.trace().writeAmplification()).toArray();
             double r2 = ModelFit.rSquared(x, y);
             String name = e.getKey() + (Double.isNaN(r2) ? "" : String.format(Locale.ROOT, " (R^2 = %.4f)", r2));
-            chart.addSeries(name, x, y).setMarker(SeriesMarkers.CIRCLE);
+            XYSeries s = chart.addSeries(name, x, y);
+            s.setMarker(SeriesMarkers.CIRCLE);
+            s.setMarkerColor(colors.of(e.getKey()));
+            labelPoints(chart, e.getValue(), x, y, 0.025 * max);
         }
-        chart.addSeries("observed = simulated", new double[] {1, max}, new double[] {1, max})
+        chart.addSeries("observed = simulated", new double[] {0, max}, new double[] {0, max})
                 .setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line).setMarker(SeriesMarkers.NONE)
                 .setLineColor(Color.GRAY);
         return chart;
@@ -183,7 +288,7 @@ final class GridPlots {
 
     private static void style(org.knowm.xchart.style.AxesChartStyler s) {
         s.setPlotGridLinesVisible(true);
-        s.setSeriesColors(PALETTE);
+        s.setAnnotationTextFontColor(Color.DARK_GRAY);
     }
 
     private static Path save(Chart<?, ?> chart, Path file) throws IOException {

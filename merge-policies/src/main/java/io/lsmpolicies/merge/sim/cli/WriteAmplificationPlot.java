@@ -8,6 +8,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import io.lsmpolicies.merge.plot.LogScale;
+import io.lsmpolicies.merge.plot.SeriesColors;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
@@ -22,12 +24,6 @@ import org.knowm.xchart.style.Styler;
 final class WriteAmplificationPlot {
     static final int POINTS = 2000;
 
-    /** Ten colours that stay apart from one another (Tableau 10). */
-    private static final java.awt.Color[] PALETTE = {
-        new java.awt.Color(0x4E79A7), new java.awt.Color(0xF28E2B), new java.awt.Color(0xE15759),
-        new java.awt.Color(0x76B7B2), new java.awt.Color(0x59A14F), new java.awt.Color(0xEDC948),
-        new java.awt.Color(0xB07AA1), new java.awt.Color(0xFF9DA7), new java.awt.Color(0x9C755F),
-        new java.awt.Color(0xBAB0AC)};
 
     private final long flushes;
     private final long every;
@@ -82,19 +78,31 @@ final class WriteAmplificationPlot {
         return hi > 100 * lo;
     }
 
-    /** Writes the PNG to {@code path}, creating parent directories. */
-    void write(Path path, String subtitle) {
+    /**
+     * The chart: one colour per policy ({@link SeriesColors}); on a log y axis ({@link #logarithmic}) the values
+     * are plotted as log10 with every tick labelled ({@link LogScale}).
+     */
+    XYChart chart(String subtitle) {
+        boolean log = logarithmic();
         XYChart chart = new XYChartBuilder().width(1000).height(650)
                 .title("Write amplification against flushes (" + subtitle + ")")
-                .xAxisTitle("flushes").yAxisTitle("write amplification" + (logarithmic() ? " (log scale)" : ""))
+                .xAxisTitle("flushes").yAxisTitle("write amplification" + (log ? " (log scale)" : ""))
                 .build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
         chart.getStyler().setPlotGridLinesVisible(true);
-        chart.getStyler().setYAxisLogarithmic(logarithmic());
-        chart.getStyler().setSeriesColors(PALETTE);
+        LogScale.apply(chart, false, log);
+        SeriesColors colors = SeriesColors.of(series.stream().map(s -> s.label).toList());
         for (Series s : series) {
-            chart.addSeries(s.label, Arrays.copyOf(s.x, s.n), Arrays.copyOf(s.y, s.n)).setMarker(SeriesMarkers.NONE);
+            double[] y = Arrays.copyOf(s.y, s.n);
+            chart.addSeries(s.label, Arrays.copyOf(s.x, s.n), log ? LogScale.toLog(y, 1e-3) : y)
+                    .setMarker(SeriesMarkers.NONE).setLineColor(colors.of(s.label));
         }
+        return chart;
+    }
+
+    /** Writes the PNG to {@code path}, creating parent directories. */
+    void write(Path path, String subtitle) {
+        XYChart chart = chart(subtitle);
         try {
             Path parent = path.toAbsolutePath().getParent();
             if (parent != null) {

@@ -1,5 +1,6 @@
 package io.lsmpolicies.merge.sim.leveled;
 
+import io.lsmpolicies.merge.plot.SeriesColors;
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
@@ -25,9 +26,6 @@ import org.knowm.xchart.style.BoxStyler;
 public final class WaBoxPlot {
     private static final int WIDTH = 900;
     private static final int HEIGHT = 560;
-    private static final Color[] PALETTE = {
-        new Color(0x4E79A7), new Color(0xF28E2B), new Color(0xE15759), new Color(0x76B7B2), new Color(0x59A14F),
-        new Color(0xEDC948), new Color(0xB07AA1), new Color(0xFF9DA7), new Color(0x9C755F), new Color(0xBAB0AC)};
 
     private WaBoxPlot() {
     }
@@ -36,12 +34,15 @@ public final class WaBoxPlot {
     public static List<Path> write(Path dir, BenchmarkResults r) {
         List<BoxChart> charts = new ArrayList<>();
         List<String> slugs = new ArrayList<>();
+        List<String> keys = new ArrayList<>(r.contenders());
+        keys.add(BenchmarkReport.OPTIMAL);
+        SeriesColors colors = SeriesColors.of(keys); // one colour per contender in every panel
         for (BenchWorkload w : r.workloads()) {
-            charts.add(chart(w.name(), r, w, false));
+            charts.add(chart(w.name(), r, w, false, colors));
             slugs.add(w.slug());
         }
         if (r.small() != null) {
-            charts.add(chart(r.small().name(), r, r.small(), true));
+            charts.add(chart(r.small().name(), r, r.small(), true, colors));
             slugs.add(r.small().slug());
         }
         List<Path> written = new ArrayList<>();
@@ -70,7 +71,8 @@ public final class WaBoxPlot {
     }
 
     /** One panel, or null if no contender finished a run on {@code w}. */
-    private static BoxChart chart(String title, BenchmarkResults r, BenchWorkload w, boolean withOptimum) {
+    private static BoxChart chart(String title, BenchmarkResults r, BenchWorkload w, boolean withOptimum,
+            SeriesColors colors) {
         BoxChart chart = new BoxChartBuilder().width(WIDTH).height(HEIGHT).title(title)
                 .yAxisTitle("write amplification").build();
         BoxStyler st = chart.getStyler();
@@ -79,19 +81,18 @@ public final class WaBoxPlot {
         st.setPlotGridLinesVisible(true);
         st.setXAxisLabelRotation(30);
         st.setYAxisDecimalPattern("0.00");
-        st.setSeriesColors(PALETTE);
         int series = 0;
         if (withOptimum) {
             double[] opt = r.optimalWriteAmplifications();
             if (opt.length > 0) {
-                chart.addSeries(BenchmarkReport.OPTIMAL, opt);
+                chart.addSeries(BenchmarkReport.OPTIMAL, opt).setFillColor(colors.of(BenchmarkReport.OPTIMAL));
                 series++;
             }
         }
         for (String c : r.contenders()) {
             double[] wa = r.writeAmplifications(w, c);
             if (wa.length > 0) {
-                chart.addSeries(c, wa);
+                chart.addSeries(c, wa).setFillColor(colors.of(c));
                 series++;
             }
         }

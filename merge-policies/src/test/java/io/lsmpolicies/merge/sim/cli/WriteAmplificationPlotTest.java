@@ -1,0 +1,41 @@
+package io.lsmpolicies.merge.sim.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.knowm.xchart.XYChart;
+
+class WriteAmplificationPlotTest {
+    private static WriteAmplificationPlot plot(double constantWa) {
+        WriteAmplificationPlot p = new WriteAmplificationPlot(3);
+        p.startSeries("binomial k=4");
+        p.point(1, 1);
+        p.point(2, 1.5);
+        p.point(3, 2);
+        p.startSeries("constant k=4");
+        p.point(1, 1);
+        p.point(2, 50);
+        p.point(3, constantWa);
+        return p;
+    }
+
+    @Test
+    void aLogAxisPlotsLog10WithEveryTickLabelled() {
+        WriteAmplificationPlot p = plot(400);
+        assertThat(p.logarithmic()).isTrue();
+        XYChart chart = p.chart("test");
+        assertThat(chart.getStyler().isYAxisLogarithmic()).as("XChart's own log axis labels only decades").isFalse();
+        assertThat(chart.getSeriesMap().get("constant k=4").getYData()[2]).isCloseTo(Math.log10(400),
+                org.assertj.core.data.Offset.offset(1e-12));
+        assertThat(chart.getStyler().getyAxisTickLabelsFormattingFunction().apply(Math.log10(400))).isEqualTo("400");
+    }
+
+    @Test
+    void aLinearAxisKeepsTheValues() {
+        XYChart chart = plot(4).chart("test");
+        assertThat(chart.getStyler().getyAxisTickLabelsFormattingFunction()).isNull();
+        assertThat(chart.getSeriesMap().get("constant k=4").getYData()[2]).isEqualTo(4);
+        assertThat(chart.getSeriesMap().get("constant k=4").getLineColor())
+                .isNotEqualTo(chart.getSeriesMap().get("binomial k=4").getLineColor());
+    }
+}
