@@ -5,12 +5,14 @@ import static io.lsmpolicies.ycsb.PropertyValues.path;
 import static io.lsmpolicies.ycsb.PropertyValues.size;
 import static io.lsmpolicies.ycsb.PropertyValues.value;
 
+import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.io.DeviceProfile;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.PolicySpec;
 import io.lsmpolicies.merge.spi.MergePolicy;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -156,7 +158,7 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
                 throw new DBException(DEVICE + ": '" + deviceName + "' is not a device profile; accepted: ssd, hdd, "
                         + "none");
             }
-            PolicySpec spec = policySpec(p);
+            PolicySpec spec = policySpec(p, recordedPolicy(dir));
             MergePolicy policy;
             try {
                 policy = MergePolicies.create(spec);
@@ -231,9 +233,30 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
         }
     }
 
-    /** {@code lsm.policy} with the {@code lsm.policy.<parameter>} values added. */
-    private static PolicySpec policySpec(Properties p) throws DBException {
-        String text = value(p, POLICY, StoreOptions.DEFAULT_POLICY);
+    private static boolean hasPolicyParams(Properties p) {
+        return p.stringPropertyNames().stream().anyMatch(n -> n.startsWith(POLICY_PARAM_PREFIX));
+    }
+
+    /**
+     * The policy the store in {@code dir} recorded (with every parameter), or {@link StoreOptions#DEFAULT_POLICY}
+     * for a new store: what {@code lsm.policy} defaults to.
+     */
+    private static String recordedPolicy(Path dir) throws DBException {
+        try {
+            return LsmStore.storedOptions(dir).map(o -> o.policy().toString()).orElse(StoreOptions.DEFAULT_POLICY);
+        } catch (IOException e) {
+            throw new DBException(DIR + "=" + dir + ": the store's recorded settings cannot be read: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * {@code lsm.policy} (default {@code defaultSpec}) with the {@code lsm.policy.<parameter>} values added;
+     * parameters given without {@code lsm.policy} apply to the default's policy alone, as on the command line.
+     */
+    private static PolicySpec policySpec(Properties p, String defaultSpec) throws DBException {
+        String text = p.getProperty(POLICY) != null ? value(p, POLICY, defaultSpec)
+                : hasPolicyParams(p) ? PolicySpec.parse(defaultSpec).name() : defaultSpec;
         PolicySpec spec;
         try {
             spec = PolicySpec.parse(text);

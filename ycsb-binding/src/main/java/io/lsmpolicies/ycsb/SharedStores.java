@@ -33,6 +33,8 @@ final class SharedStores {
      */
     record Open(LsmStore store, String settings, Path metricsFile, Path traceFile, List<TraceFile.Row> trace) {
         static Open of(LsmStore store, BindingConfig.Embedded config) {
+            store.policySwitch().ifPresent(s -> System.err.println("lsm binding: " + s + " in " + config.dir()
+                    + " (recorded: later runs without " + BindingConfig.POLICY + " use " + s.to() + ")"));
             Open o = new Open(store, config.settings(), config.metricsFile(), config.traceFile(),
                     Collections.synchronizedList(new ArrayList<>()));
             if (o.traceFile != null) {

@@ -242,4 +242,25 @@ class EmbeddedLsmDBTest {
         first.cleanup();
         assertThat(SharedStores.references(dir)).isZero();
     }
+
+    @Test
+    void anExistingStoreIsOpenedWithItsRecordedPolicyWhenLsmPolicyIsNotGiven() throws Exception {
+        Path dir = tmp.resolve("db");
+        DB first = db(props(dir)); // binomial:k=3
+        assertThat(first.insert("usertable", "a", fields10("a"))).isEqualTo(Status.OK);
+        first.cleanup();
+        Properties noPolicy = props(dir);
+        noPolicy.remove("lsm.policy");
+        DB second = db(noPolicy);
+        assertThat(second.insert("usertable", "b", fields10("b"))).isEqualTo(Status.OK);
+        second.cleanup();
+        assertThat(io.lsmpolicies.lsm.LsmStore.storedOptions(dir).orElseThrow().policy().toString())
+                .as("not switched to the default").isEqualTo("binomial:k=3");
+        Properties paramOnly = props(dir, "lsm.policy.k", "5");
+        paramOnly.remove("lsm.policy");
+        DB third = db(paramOnly); // the recorded policy's name with the given parameter: a switch
+        third.cleanup();
+        assertThat(io.lsmpolicies.lsm.LsmStore.storedOptions(dir).orElseThrow().policy().toString())
+                .isEqualTo("binomial:k=5");
+    }
 }

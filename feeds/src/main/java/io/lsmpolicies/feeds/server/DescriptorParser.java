@@ -309,7 +309,7 @@ public final class DescriptorParser {
         }
         IniFile.Entry mp = s.entries().get("merge-policy");
         if (mp == null) {
-            return new DatasetSpec(name, fields, DEFAULT_POLICY, Map.of(), s.line());
+            return new DatasetSpec(name, fields, DEFAULT_POLICY, Map.of(), false, s.line());
         }
         JsonNode root;
         try {
@@ -344,7 +344,7 @@ public final class DescriptorParser {
                 throw error(mp.line(), mp.key(), "parameter \"" + f.getKey() + "\" must be a number or string");
             }
         }
-        DatasetSpec spec = new DatasetSpec(name, fields, root.get("name").textValue(), params, s.line());
+        DatasetSpec spec = new DatasetSpec(name, fields, root.get("name").textValue(), params, true, s.line());
         try {
             spec.newPolicy();
         } catch (IllegalArgumentException x) {

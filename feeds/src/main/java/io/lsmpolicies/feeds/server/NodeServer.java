@@ -86,8 +86,18 @@ public final class NodeServer implements Closeable {
             for (int i = 0; i < n; i++) {
                 Path device = descriptor.iodevices().get(i);
                 checkPartition(device.resolve(d.name() + ".partition"), i, n);
-                LsmStore store = opener.open(device.resolve(d.name()),
-                        descriptor.storage().storeOptions(descriptor.datasets().size(), n, d.newPolicy()));
+                Path dir = device.resolve(d.name());
+                LsmStore store;
+                try {
+                    store = opener.open(dir, descriptor.storage().storeOptions(descriptor.datasets().size(), n,
+                            d.policyFor(dir)));
+                } catch (IllegalArgumentException e) { // a policy switch the partition's tree cannot take
+                    throw new ConfigException(descriptor.file(), d.line(), "merge-policy", "dataset " + d.name()
+                            + ", partition " + i + ": " + e.getMessage(), e);
+                }
+                int partition = i;
+                store.policySwitch().ifPresent(sw -> LOG.log(System.Logger.Level.WARNING,
+                        "dataset {0}, partition {1} ({2}): {3} (recorded)", d.name(), partition, dir, sw));
                 stores.add(store);
                 parts.add(store);
             }

@@ -186,4 +186,63 @@ class NodeServerTest {
         }
         start(0); // the stores were released by the failed start
     }
+
+    /** A descriptor with one dataset whose section has {@code policyLine} (a {@code merge-policy} line, or ""). */
+    private NodeServer startWithPolicy(String policyLine) throws Exception {
+        String text = "[nc/nc1]\n"
+                + "iodevices = " + tmp.resolve("data/io0") + ", " + tmp.resolve("data/io1") + "\n"
+                + "[nc]\n"
+                + "storage.memorycomponent.globalbudget = 256KB\n"
+                + "storage.wal.mode = async\n"
+                + "[http]\n"
+                + "port = 0\n"
+                + "[dataset/usertable]\n"
+                + "primary-key = YCSB_KEY\n"
+                + policyLine;
+        NodeServer s = NodeServer.start(DescriptorParser.parse(Files.writeString(tmp.resolve("policy.conf"), text,
+                StandardCharsets.UTF_8), true));
+        servers.add(s);
+        return s;
+    }
+
+    private String recordedPolicy(int partition) throws IOException {
+        return io.lsmpolicies.lsm.LsmStore.storedOptions(tmp.resolve("data/io" + partition + "/usertable"))
+                .orElseThrow().policy().toString();
+    }
+
+    @Test
+    void aDatasetWithoutAPolicyKeepsTheOneItsPartitionsRecordedAndAnotherOneIsASwitch() throws Exception {
+        startWithPolicy("merge-policy = {\"name\": \"binomial\", \"parameters\": {\"k\": 4}}\n").close();
+        servers.clear();
+        assertThat(recordedPolicy(0)).isEqualTo("binomial:k=4");
+        startWithPolicy("").close(); // no merge-policy: the recorded one, not the default prefix
+        servers.clear();
+        assertThat(recordedPolicy(0)).isEqualTo("binomial:k=4");
+        assertThat(recordedPolicy(1)).isEqualTo("binomial:k=4");
+        startWithPolicy("merge-policy = {\"name\": \"tiered\", \"parameters\": {\"size-ratio\": 4}}\n").close();
+        servers.clear();
+        assertThat(recordedPolicy(1)).isEqualTo("tiered:size-ratio=4");
+    }
+
+    @Test
+    void aSwitchAPartitionCannotTakeIsRefusedNamingTheDatasetsLine() throws Exception {
+        startWithPolicy("merge-policy = {\"name\": \"leveled\", \"parameters\": {\"l0-trigger\": 2, "
+                + "\"base-level-bytes\": 65536, \"target-file-bytes\": 16384}}\n");
+        NodeServer s = servers.get(0);
+        for (io.lsmpolicies.lsm.LsmStore store : s.dataset("usertable").partitions()) {
+            for (int i = 0; i < 3000; i++) {
+                store.put(("user" + i).getBytes(StandardCharsets.UTF_8), new byte[100]);
+            }
+            store.flush();
+            store.awaitMerges();
+        }
+        s.close();
+        servers.clear();
+        ConfigException e = catchThrowableOfType(ConfigException.class,
+                () -> startWithPolicy("merge-policy = {\"name\": \"binomial\", \"parameters\": {\"k\": 4}}\n"));
+        assertThat(e.key()).isEqualTo("merge-policy");
+        assertThat(e.line()).isEqualTo(8);
+        assertThat(e.getMessage()).contains("dataset usertable, partition 0").contains("levels below level 0");
+        startWithPolicy(""); // the recorded leveled policy: opens
+    }
 }
