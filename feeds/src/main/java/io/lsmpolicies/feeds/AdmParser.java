@@ -485,7 +485,7 @@ final class AdmParser {
                     .decode(ByteBuffer.wrap(b, from, to - from)).toString();
         } catch (CharacterCodingException e) {
             pos = from;
-            throw error("invalid UTF-8 in a string");
+            throw RecordSyntaxException.invalidUtf8("invalid UTF-8 in a string", pos - start);
         }
     }
 

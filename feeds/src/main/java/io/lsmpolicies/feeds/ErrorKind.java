@@ -4,7 +4,10 @@ package io.lsmpolicies.feeds;
 public enum ErrorKind {
     /** Bytes outside any record that are not whitespace (one error per run of such bytes). */
     STRAY_BYTES,
-    /** A record longer than {@link FeedConfig#maxRecordBytes()}; skipped to its closing brace. */
+    /**
+     * A record still open after {@link FeedConfig#maxRecordBytes()}; framing resumes at the next '{' after its
+     * start (see {@link RecordFramer}).
+     */
     TOO_LARGE,
     /** A framed record that is not valid UTF-8. */
     INVALID_UTF8,

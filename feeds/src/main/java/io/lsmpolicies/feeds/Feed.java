@@ -98,6 +98,8 @@ public final class Feed implements AutoCloseable {
         ServerBootstrap b = new ServerBootstrap()
                 .group(acceptors, readers)
                 .channel(NioServerSocketChannel.class)
+                // a client's half-close (the end of its stream) leaves our side open for the final ack
+                .childOption(ChannelOption.ALLOW_HALF_CLOSURE, true)
                 .childOption(ChannelOption.RCVBUF_ALLOCATOR,
                         new AdaptiveRecvByteBufAllocator(512, 8192, FeedConfig.READ_BUFFER_BYTES))
                 .childHandler(new ChannelInitializer<SocketChannel>() {

@@ -9,6 +9,7 @@ import io.netty.channel.Channel;
 import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.socket.ChannelInputShutdownEvent;
 import io.netty.handler.ssl.NotSslRecordException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -54,13 +55,14 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
     private final FeedConfig config;
     private final Counters feedCounters;
     private final Executor writers;
-    private final KeyEncoder keys;
+    private final RecordDecoder decoder;
     private final RecordFramer framer;
     final Counters counters = new Counters();
 
     private final Queue<Item> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger queued = new AtomicInteger();
     private final AtomicBoolean draining = new AtomicBoolean();
+    private final AtomicBoolean closing = new AtomicBoolean();
     private final CompletableFuture<Void> done = new CompletableFuture<>();
     private final Channel channel;
     private volatile boolean inputClosed;
@@ -80,7 +82,7 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
         this.config = config;
         this.feedCounters = feedCounters;
         this.writers = writers;
-        this.keys = new KeyEncoder(config.dataset().keyFields());
+        this.decoder = new RecordDecoder(config.format(), config.dataset().keyFields());
         this.framer = new RecordFramer(config.maxRecordBytes(), this);
     }
 
@@ -122,30 +124,20 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
     }
 
     @Override
-    public void onRecord(byte[] bytes, int length, long offset) {
+    public BadRecord onRecord(byte[] bytes, int from, int length, long offset) {
         if (rejecting) {
-            return;
+            return null; // nothing more is applied from this connection
         }
-        AdmValue.Obj record;
-        try {
-            record = config.format().parse(bytes, 0, length);
-        } catch (RecordSyntaxException e) {
-            bad(new BadRecord(ErrorKind.SYNTAX, offset, BadRecord.excerpt(bytes, 0, length), e.getMessage()));
-            return;
+        RecordDecoder.Decoded d = decoder.decode(bytes, from, length, offset);
+        if (d.bad() != null) {
+            return d.bad(); // reported by the framer through onBadRecord, once per gap
         }
-        byte[] key;
-        try {
-            key = keys.encode(record);
-        } catch (IllegalArgumentException e) {
-            bad(new BadRecord(ErrorKind.MISSING_KEY, offset, BadRecord.excerpt(bytes, 0, length),
-                    e.getMessage()));
-            return;
-        }
-        byte[] head = Arrays.copyOf(bytes, Math.min(length, BadRecord.EXCERPT_BYTES + 1));
-        queue.add(new Item(key, ValueCodec.encode(record), offset, head));
+        byte[] head = Arrays.copyOfRange(bytes, from, from + Math.min(length, BadRecord.EXCERPT_BYTES + 1));
+        queue.add(new Item(d.key(), d.value(), offset, head));
         int n = queued.incrementAndGet();
         counters.queued(n);
         feedCounters.queued(n);
+        return null;
     }
 
     @Override
@@ -167,15 +159,35 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
         }
     }
 
+    /**
+     * The client half-closed its socket (the normal end of a stream): the records still queued are applied, then
+     * the final acknowledgement is written and the connection closed (see {@link #drain}).
+     */
+    @Override
+    public void userEventTriggered(ChannelHandlerContext ctx, Object evt) {
+        if (evt instanceof ChannelInputShutdownEvent) {
+            endOfInput();
+            if (draining.compareAndSet(false, true)) { // a drain, even of nothing, ends with the final ack
+                writers.execute(this::drain);
+            }
+        }
+        ctx.fireUserEventTriggered(evt);
+    }
+
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
-        if (!rejecting) {
-            framer.finish(); // a record cut off by the close is TRUNCATED
-        }
-        inputClosed = true;
+        endOfInput();
         maybeDone();
         schedule();
         ctx.fireChannelInactive();
+    }
+
+    /** No more input: a record cut off by the end is TRUNCATED. On the event loop. */
+    private void endOfInput() {
+        if (!inputClosed && !rejecting) {
+            framer.finish();
+        }
+        inputClosed = true;
     }
 
     @Override
@@ -200,7 +212,7 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
         if (ch != null) {
             ch.config().setAutoRead(false);
             if (queued.get() == 0 && !draining.get()) {
-                ch.close();
+                closeAfterFinalAck(ch);
             } else {
                 schedule();
             }
@@ -263,12 +275,30 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
             reportStoreFailure(ch);
         }
         draining.set(false);
+        // inputClosed is read after draining is cleared, and set before the event loop tries to start a drain:
+        // one of the two sees the other, so the final ack is never missed
         if (!queue.isEmpty()) {
             schedule();
-        } else if (stopping && ch != null && ch.isOpen()) {
-            ch.close();
+        } else if ((stopping || inputClosed) && ch != null && !storeFailed) {
+            closeAfterFinalAck(ch);
         }
         maybeDone();
+    }
+
+    /**
+     * Every record this connection will apply is applied: with acknowledgements on, writes the final
+     * {@code {"acked":N}} (also when no record came, or N did not change since the last), then closes. Once.
+     */
+    private void closeAfterFinalAck(Channel ch) {
+        if (!closing.compareAndSet(false, true)) {
+            return;
+        }
+        if (config.acks() && ch.isActive()) {
+            ch.writeAndFlush(Unpooled.copiedBuffer("{\"acked\":" + acked + "}\n", StandardCharsets.US_ASCII))
+                    .addListener(ChannelFutureListener.CLOSE);
+        } else {
+            ch.close();
+        }
     }
 
     /**

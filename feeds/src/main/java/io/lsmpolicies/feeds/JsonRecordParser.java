@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -14,8 +15,10 @@ import java.util.Map;
 
 /** The {@code json} format: Jackson's streaming parser building an {@link AdmValue} tree directly. */
 final class JsonRecordParser {
+    /** Nesting is limited as in the {@code adm} format (the framer's cost bound on hostile input relies on it). */
     private static final JsonFactory FACTORY = JsonFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .streamReadConstraints(StreamReadConstraints.builder().maxNestingDepth(AdmParser.MAX_DEPTH).build())
             .build();
 
     private JsonRecordParser() {
@@ -33,7 +36,9 @@ final class JsonRecordParser {
             return obj;
         } catch (JsonProcessingException e) {
             int at = e.getLocation() == null ? -1 : offset(e.getLocation());
-            throw new RecordSyntaxException(e.getOriginalMessage(), at);
+            String message = e.getOriginalMessage();
+            throw message != null && message.startsWith("Invalid UTF-8")
+                    ? RecordSyntaxException.invalidUtf8(message, at) : new RecordSyntaxException(message, at);
         } catch (IOException e) {
             throw new RecordSyntaxException(String.valueOf(e.getMessage()), -1);
         }

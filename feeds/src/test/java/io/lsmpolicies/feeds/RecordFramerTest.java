@@ -13,11 +13,20 @@ class RecordFramerTest {
     private final List<String> records = new ArrayList<>();
     private final List<Long> offsets = new ArrayList<>();
     private final List<BadRecord> bad = new ArrayList<>();
+    /** Takes every candidate (the decoder is not this test's subject, except where {@link #decoder} is set). */
+    private RecordDecoder decoder;
     private final RecordFramer.Sink sink = new RecordFramer.Sink() {
         @Override
-        public void onRecord(byte[] bytes, int length, long offset) {
-            records.add(new String(bytes, 0, length, StandardCharsets.UTF_8));
+        public BadRecord onRecord(byte[] bytes, int from, int length, long offset) {
+            if (decoder != null) {
+                BadRecord why = decoder.decode(bytes, from, length, offset).bad();
+                if (why != null) {
+                    return why;
+                }
+            }
+            records.add(new String(bytes, from, length, StandardCharsets.UTF_8));
             offsets.add(offset);
+            return null;
         }
 
         @Override
@@ -75,7 +84,7 @@ class RecordFramerTest {
     }
 
     @Test
-    void tooLargeRecordIsSkippedToItsClosingBraceWithoutBuffering() {
+    void tooLargeRecordIsOneErrorAndFramingResumesInsideItWithoutBufferingPastTheLimit() {
         RecordFramer f = new RecordFramer(32, sink);
         String big = "{\"big\":{\"x\":\"" + "z".repeat(10_000) + "\",\"y\":{}}}";
         byte[] all = ("{\"a\":1}" + big + "{\"b\":2}").getBytes(StandardCharsets.UTF_8);
@@ -85,13 +94,45 @@ class RecordFramerTest {
             maxBuffered = Math.max(maxBuffered, f.bufferedBytes());
         }
         f.finish();
-        assertThat(records).containsExactly("{\"a\":1}", "{\"b\":2}");
-        assertThat(bad).singleElement().satisfies(b -> {
-            assertThat(b.kind()).isEqualTo(ErrorKind.TOO_LARGE);
-            assertThat(b.offset()).isEqualTo(7);
-            assertThat(b.excerpt()).startsWith("{\"big\":");
-        });
+        // the two outer candidates are too large; the next '{' inside them opens "{}", which is a record
+        assertThat(records).containsExactly("{\"a\":1}", "{}", "{\"b\":2}");
+        assertThat(bad).extracting(BadRecord::kind).containsExactly(ErrorKind.TOO_LARGE, ErrorKind.STRAY_BYTES);
+        assertThat(bad.get(0).offset()).isEqualTo(7);
+        assertThat(bad.get(0).excerpt()).startsWith("{\"big\":");
+        assertThat(bad.get(1).excerpt()).isEqualTo("}}");
         assertThat(maxBuffered).isLessThanOrEqualTo(32);
+    }
+
+    @Test
+    void aRecordThatNeverClosesCostsNoRecordAfterIt() {
+        feedAll("{\"a\":1}{\"cut\":hex(\"0a{\"b\":2}{\"c\":{\"d\":3}}{\"e\":4}");
+        assertThat(records).containsExactly("{\"a\":1}", "{\"b\":2}", "{\"c\":{\"d\":3}}", "{\"e\":4}");
+        assertThat(bad).singleElement().satisfies(x -> {
+            assertThat(x.kind()).isEqualTo(ErrorKind.TRUNCATED);
+            assertThat(x.offset()).isEqualTo(7);
+        });
+    }
+
+    @Test
+    void aRefusedRecordIsRescannedFromTheNextBraceInsideIt() {
+        decoder = new RecordDecoder(RecordFormat.ADM, List.of("k"));
+        feedAll("{\"x\":{\"k\":1},\"y\":2}{\"k\":2}");
+        assertThat(records).containsExactly("{\"k\":1}", "{\"k\":2}");
+        assertThat(bad).extracting(BadRecord::kind).containsExactly(ErrorKind.MISSING_KEY, ErrorKind.STRAY_BYTES);
+        assertThat(bad).extracting(BadRecord::offset).containsExactly(0L, 12L);
+    }
+
+    @Test
+    void aBackslashOrDeepNestingOutsideStringsFailsTheCandidate() {
+        feedAll("{\"a\":\\{\"b\":1}" + "{".repeat(RecordFramer.MAX_DEPTH + 1) + "}".repeat(RecordFramer.MAX_DEPTH + 1)
+                + "{\"c\":1}");
+        assertThat(records).startsWith("{\"b\":1}").endsWith("{\"c\":1}");
+        assertThat(records.get(1)).isEqualTo("{".repeat(RecordFramer.MAX_DEPTH) + "}".repeat(RecordFramer.MAX_DEPTH));
+        // the deepest candidate fails; the one inside it is MAX_DEPTH deep and a record; its last '}' is stray
+        assertThat(bad).extracting(BadRecord::kind).containsExactly(ErrorKind.SYNTAX, ErrorKind.SYNTAX,
+                ErrorKind.STRAY_BYTES);
+        assertThat(bad.get(0).detail()).contains("backslash");
+        assertThat(bad.get(1).detail()).contains("nested");
     }
 
     @Test
@@ -105,14 +146,15 @@ class RecordFramerTest {
     @Test
     void invalidUtf8IsABadRecordAndTheNextRecordIsKept() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes("{\"a\":1}{\"b\":\"".getBytes(StandardCharsets.UTF_8));
+        out.writeBytes("{\"k\":1}{\"k\":\"".getBytes(StandardCharsets.UTF_8));
         out.write(0xC3); // a lead byte followed by a non-continuation byte
         out.write('(');
-        out.writeBytes("\"}{\"c\":3}".getBytes(StandardCharsets.UTF_8));
+        out.writeBytes("\"}{\"k\":3}".getBytes(StandardCharsets.UTF_8));
         byte[] b = out.toByteArray();
+        decoder = new RecordDecoder(RecordFormat.ADM, List.of("k"));
         RecordFramer f = new RecordFramer(100, sink);
         f.feed(b, 0, b.length);
-        assertThat(records).containsExactly("{\"a\":1}", "{\"c\":3}");
+        assertThat(records).containsExactly("{\"k\":1}", "{\"k\":3}");
         assertThat(bad).singleElement().satisfies(x -> {
             assertThat(x.kind()).isEqualTo(ErrorKind.INVALID_UTF8);
             assertThat(x.offset()).isEqualTo(7);
@@ -127,13 +169,14 @@ class RecordFramerTest {
             byte[] text = "abcdefghijklmnopqrstuvwxyz".getBytes(StandardCharsets.US_ASCII);
             text[at] = (byte) 0xFF; // never valid in UTF-8
             ByteArrayOutputStream out = new ByteArrayOutputStream();
-            out.writeBytes("{\"s\":\"".getBytes(StandardCharsets.US_ASCII));
+            out.writeBytes("{\"k\":\"".getBytes(StandardCharsets.US_ASCII));
             out.writeBytes(text);
-            out.writeBytes("\"}{\"ok\":1}".getBytes(StandardCharsets.US_ASCII));
+            out.writeBytes("\"}{\"k\":1}".getBytes(StandardCharsets.US_ASCII));
             byte[] b = out.toByteArray();
+            decoder = new RecordDecoder(RecordFormat.ADM, List.of("k"));
             RecordFramer f = new RecordFramer(1024, sink);
             f.feed(b, 0, b.length);
-            assertThat(records).as("at %d", at).containsExactly("{\"ok\":1}");
+            assertThat(records).as("at %d", at).containsExactly("{\"k\":1}");
             assertThat(bad).as("at %d", at).singleElement().extracting(BadRecord::kind)
                     .isEqualTo(ErrorKind.INVALID_UTF8);
         }
@@ -169,6 +212,34 @@ class RecordFramerTest {
                         }
                     }
                     assertThat(RecordFramer.scanString(b, from, length)).as("length %d from %d", length, from)
+                            .isEqualTo(at);
+                }
+            }
+        }
+    }
+
+    @Test
+    void swarScanFindsTheFirstSpecialByteAtEveryPositionPastFalseHits() {
+        java.util.Random random = new java.util.Random(11);
+        // near misses: '|' (between the braces), non-ASCII bytes whose low seven bits are a special byte
+        byte[] near = {'|', 'z', '~', 0x7A, 0x7E, (byte) 0xFB, (byte) 0xFD, (byte) 0xA2, (byte) 0xDC, 0x5B, 'a', '0'};
+        byte[] special = {'"', '\\', '{', '}'};
+        for (int length = 0; length <= 40; length++) {
+            for (int from = 0; from <= 3 && from <= length; from++) {
+                for (int at = from; at <= length; at++) { // at == length: no special byte
+                    byte[] b = new byte[length];
+                    for (int k = 0; k < length; k++) {
+                        b[k] = near[random.nextInt(near.length)];
+                    }
+                    if (at < length) {
+                        b[at] = special[random.nextInt(special.length)];
+                        for (int k = at + 1; k < length; k++) {
+                            if (random.nextInt(4) == 0) {
+                                b[k] = special[random.nextInt(special.length)];
+                            }
+                        }
+                    }
+                    assertThat(RecordFramer.scanSpecial(b, from, length)).as("length %d from %d", length, from)
                             .isEqualTo(at);
                 }
             }

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -30,28 +31,32 @@ import java.util.Set;
  */
 class ParserFuzzTest {
 
-    /** A byte stream cut into records: never throws, buffers at most the limit. */
+    /** A well-formed record that the framer target appends to its garbage. */
+    private static final byte[] GOOD = "{\"YCSB_KEY\":\"after-garbage\",\"field0\":hex(\"0a1b\")}"
+            .getBytes(StandardCharsets.UTF_8);
+
+    /**
+     * Garbage, then a well-formed record, cut into reads of 7 bytes: the record is framed and taken, whatever the
+     * garbage; every candidate given to the sink is brace-framed and within the limit; at most the limit is
+     * buffered; nothing throws.
+     */
     @FuzzTest(maxDuration = "30s")
     void framer(byte[] data) {
-        RecordFramer f = new RecordFramer(256, new RecordFramer.Sink() {
-            @Override
-            public void onRecord(byte[] bytes, int length, long offset) {
-                if (length > 256 || bytes[0] != '{' || bytes[length - 1] != '}') {
-                    throw new AssertionError("bad record framed at " + offset);
-                }
-            }
-
-            @Override
-            public void onBadRecord(BadRecord bad) {
-            }
-        });
-        for (int i = 0; i < data.length; i += 7) {
-            f.feed(data, i, Math.min(7, data.length - i));
+        List<Long> taken = new ArrayList<>();
+        FramerTarget sink = new FramerTarget(taken);
+        RecordFramer f = new RecordFramer(256, sink);
+        byte[] stream = Arrays.copyOf(data, data.length + GOOD.length);
+        System.arraycopy(GOOD, 0, stream, data.length, GOOD.length);
+        for (int i = 0; i < stream.length; i += 7) {
+            f.feed(stream, i, Math.min(7, stream.length - i));
             if (f.bufferedBytes() > 256) {
                 throw new AssertionError("buffered " + f.bufferedBytes() + " bytes past the limit");
             }
         }
         f.finish();
+        if (!taken.contains((long) data.length)) {
+            throw new AssertionError("the well-formed record after the garbage was not framed; taken " + taken);
+        }
     }
 
     /** One framed record in the adm format; what parses must encode and decode back to itself. */
