@@ -1,10 +1,11 @@
 package io.lsmpolicies.feeds.server;
 
 /**
- * A request the HTTP API refuses, with the status to answer and why: 400 (a bad parameter or target), 401 (no
- * token given), 403 (a wrong token, or a state-changing request without a configured token on a non-loopback
- * server), 404 (an unknown resource, dataset, feed or key) or 405 (a method the resource does not take). The
- * message goes to the client as {@code {"error": "..."}}.
+ * A request the HTTP API refuses, with the status to answer and why: 400 (a bad parameter or target, or input
+ * that is not HTTP), 401 (no token given), 403 (a wrong token, or a state-changing request without a configured
+ * token on a non-loopback server), 404 (an unknown resource, dataset, feed or key), 405 (a method the resource
+ * does not take), 414 (a request line too long) or 431 (header fields too large or too many). The message goes to
+ * the client as {@code {"error": "..."}}.
  */
 public final class ApiRequestException extends Exception {
     private final int status;

@@ -51,8 +51,8 @@ final class HttpApi {
     /** Answers {@code r} on {@code conn}. Runs on a worker thread. */
     void serve(HttpConnection conn, HttpConnection.Request r) {
         try {
-            if (!r.valid()) {
-                throw ApiRequestException.badRequest("malformed request");
+            if (r.refused() != null) {
+                throw r.refused();
             }
             authorize(settings, r.method(), r.authorization());
             ApiRequest req = RequestParser.parse(r.method(), r.uri(), this::keyFields, feeds::containsKey);

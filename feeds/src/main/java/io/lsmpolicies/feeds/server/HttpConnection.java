@@ -7,6 +7,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelOutboundBuffer;
 import io.netty.channel.SimpleChannelInboundHandler;
+import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.http.DefaultFullHttpResponse;
 import io.netty.handler.codec.http.FullHttpRequest;
 import io.netty.handler.codec.http.FullHttpResponse;
@@ -15,6 +16,9 @@ import io.netty.handler.codec.http.HttpHeaderValues;
 import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.HttpVersion;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
+import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.timeout.IdleState;
 import io.netty.handler.timeout.IdleStateEvent;
 import java.util.ArrayDeque;
@@ -53,7 +57,7 @@ final class HttpConnection extends SimpleChannelInboundHandler<FullHttpRequest> 
      * @param chunked whether the client takes a chunked answer (HTTP/1.1); an HTTP/1.0 client gets a streamed
      *                answer delimited by the close of the connection
      */
-    record Request(String method, String uri, boolean keepAlive, boolean valid, String authorization,
+    record Request(String method, String uri, boolean keepAlive, ApiRequestException refused, String authorization,
             boolean chunked) {
     }
 
@@ -63,6 +67,8 @@ final class HttpConnection extends SimpleChannelInboundHandler<FullHttpRequest> 
     // Event loop only:
     private final ArrayDeque<Request> pending = new ArrayDeque<>();
     private boolean busy;
+    /** The decoder met input it could not read: it drops everything after it. */
+    private volatile boolean badInput;
     private ChannelHandlerContext ctx;
     /** Whether the server owes this connection work: a request queued for or running on a worker. */
     private volatile boolean working;
@@ -96,10 +102,33 @@ final class HttpConnection extends SimpleChannelInboundHandler<FullHttpRequest> 
             ctx.close();
             return;
         }
-        pending.add(new Request(req.method().name(), req.uri(), HttpUtil.isKeepAlive(req),
-                req.decoderResult().isSuccess(), req.headers().get(HttpHeaderNames.AUTHORIZATION),
-                !req.protocolVersion().equals(HttpVersion.HTTP_1_0)));
+        RequestAggregator aggregator = ctx.pipeline().get(RequestAggregator.class);
+        ApiRequestException refused = refusal(req, aggregator == null ? req.headers().size()
+                : aggregator.headerFields());
+        if (!req.decoderResult().isSuccess()) {
+            badInput = true; // the decoder drops the rest of the input: answer, then linger (see finished)
+        }
+        pending.add(new Request(req.method().name(), req.uri(), HttpUtil.isKeepAlive(req) && !badInput, refused,
+                req.headers().get(HttpHeaderNames.AUTHORIZATION), !req.protocolVersion().equals(HttpVersion.HTTP_1_0)));
         dispatch();
+    }
+
+    /** Why a request cannot be served whatever it asks (its line or headers are too large, or not HTTP), or null. */
+    private static ApiRequestException refusal(FullHttpRequest req, int headerFields) {
+        Throwable cause = req.decoderResult().cause();
+        if (cause instanceof TooLongHttpLineException) {
+            return new ApiRequestException(414, "the request line (method, target, version) exceeds "
+                    + HttpServer.MAX_REQUEST_LINE_BYTES + " bytes");
+        } else if (cause instanceof TooLongHttpHeaderException) {
+            return new ApiRequestException(431, "the request's header fields exceed " + HttpServer.MAX_HEADER_BYTES
+                    + " bytes");
+        } else if (cause != null) {
+            return ApiRequestException.badRequest("malformed request: " + cause.getMessage());
+        } else if (headerFields > HttpServer.MAX_HEADER_FIELDS) {
+            return new ApiRequestException(431, "the request has " + headerFields
+                    + " header fields; at most " + HttpServer.MAX_HEADER_FIELDS + " are taken");
+        }
+        return null;
     }
 
     /** Starts the next request if none is under way. Event loop only. */
@@ -139,9 +168,24 @@ final class HttpConnection extends SimpleChannelInboundHandler<FullHttpRequest> 
         finished(keepAlive, f);
     }
 
-    /** The response is written (its last write is {@code last}): close, or start the next request. Any thread. */
+    /**
+     * The response is written (its last write is {@code last}): close, or start the next request. Any thread. After
+     * input the decoder could not read, the connection lingers instead of closing: it shuts its output down and
+     * reads (and drops) what the client still sends until the client closes or the idle timeout, because closing
+     * a socket with unread input resets it, and a reset can destroy the answer before the client reads it.
+     */
     void finished(boolean keepAlive, ChannelFuture last) {
-        if (!keepAlive) {
+        if (!keepAlive && badInput && ctx.channel() instanceof SocketChannel sc
+                && ctx.pipeline().get(SslHandler.class) == null) {
+            last.addListener(f -> {
+                if (!f.isSuccess()) {
+                    sc.close();
+                    return;
+                }
+                sc.shutdownOutput().addListener(ChannelFutureListener.CLOSE_ON_FAILURE);
+                sc.config().setAutoRead(true);
+            });
+        } else if (!keepAlive) {
             last.addListener(ChannelFutureListener.CLOSE);
         }
         working = false;

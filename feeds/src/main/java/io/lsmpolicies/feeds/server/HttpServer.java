@@ -15,7 +15,6 @@ import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioEventLoopGroup;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.handler.codec.http.HttpObjectAggregator;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.timeout.IdleStateHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
@@ -31,16 +30,22 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The node server's HTTP listener: one acceptor thread, one event loop, and a worker pool that answers the
- * requests ({@link HttpApi}). Per connection: TLS first if configured, then an idle timer, the HTTP codec, a
- * 64 KiB request limit and the {@link HttpConnection}. At most {@link HttpSettings#maxConnections()} connections
+ * requests ({@link HttpApi}). Per connection: TLS first if configured, then an idle timer, the HTTP codec (request
+ * line and header limits: 414 and 431), a 64 KiB body limit (413) and the {@link HttpConnection}. At most {@link HttpSettings#maxConnections()} connections
  * are open at once; one more is closed at once and counted. Each connection's write buffer has water marks of
  * {@link #LOW_WATER_MARK} and {@link #HIGH_WATER_MARK} bytes, which bound what a client that does not read can
  * make the server hold.
  */
 final class HttpServer implements Closeable {
     private static final System.Logger LOG = System.getLogger(HttpServer.class.getName());
-    /** The largest request (line, headers and body) taken. */
+    /** The largest request body taken; a larger one is answered 413. */
     static final int MAX_REQUEST_BYTES = 64 * 1024;
+    /** The longest request line taken (method, target, version); a longer one is answered 414. */
+    static final int MAX_REQUEST_LINE_BYTES = 4096;
+    /** The most bytes of header fields taken; more is answered 431. */
+    static final int MAX_HEADER_BYTES = 8192;
+    /** The most header fields taken; more is answered 431. */
+    static final int MAX_HEADER_FIELDS = 100;
     static final int LOW_WATER_MARK = 32 * 1024;
     static final int HIGH_WATER_MARK = 64 * 1024;
 
@@ -110,8 +115,8 @@ final class HttpServer implements Closeable {
                             p.addLast(settings.tls().newHandler(ch.alloc()));
                         }
                         p.addLast(new IdleStateHandler(0, 0, idleMillis, TimeUnit.MILLISECONDS));
-                        p.addLast(new HttpServerCodec(4096, 8192, 8192));
-                        p.addLast(new HttpObjectAggregator(MAX_REQUEST_BYTES));
+                        p.addLast(new HttpServerCodec(MAX_REQUEST_LINE_BYTES, MAX_HEADER_BYTES, 8192));
+                        p.addLast(new RequestAggregator(MAX_REQUEST_BYTES));
                         p.addLast(new HttpConnection(api, workers, counters));
                     }
                 });
