@@ -348,7 +348,7 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "feed " + config.name() + " connection " + id
                     + ": the store failed; closing the connection", e);
-            storeFailure = describe(e);
+            storeFailure = describe(config.dataset(), store, e);
             storeFailed = true;
             rejecting = true;
             BadRecord bad = new BadRecord(ErrorKind.STORE_FAILED, item.offset(), item.excerpt(), storeFailure);
@@ -358,13 +358,24 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
         }
     }
 
+    /**
+     * Which partition failed, that it needs a restart, and the store's error with its causes. A failed store takes
+     * no writes until it is reopened, which a node does when it starts; the dataset's other partitions go on.
+     */
+    private static String describe(Dataset dataset, LsmStore store, Throwable e) {
+        int count = dataset.partitions().size();
+        String which = count == 1 ? "dataset " + dataset.name()
+                : "partition " + dataset.partitions().indexOf(store) + " of " + count + " of dataset " + dataset.name();
+        return which + " (" + store.directory() + ") takes no more writes until its store is reopened: restart the "
+                + "node" + (count == 1 ? "" : " (the other partitions go on)") + ": " + describe(e);
+    }
+
     /** The store's error and its causes, one after the other: the first cause is often the one that names the I/O. */
     private static String describe(Throwable e) {
         StringBuilder b = new StringBuilder(String.valueOf(e.getMessage()));
         for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
-            String text = c.toString();
-            if (b.indexOf(text) < 0) {
-                b.append(" (caused by ").append(text).append(')');
+            if (c.getMessage() == null || b.indexOf(c.getMessage()) < 0) {
+                b.append(" (caused by ").append(c).append(')');
             }
         }
         return b.toString();

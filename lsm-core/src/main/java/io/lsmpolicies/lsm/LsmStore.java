@@ -559,8 +559,8 @@ public final class LsmStore implements Closeable {
     private void rethrowBackgroundError() throws IOException {
         Throwable e = backgroundError.get();
         if (e != null) {
-            throw new IOException("the store in " + dir + " stopped taking writes after a background failure ("
-                    + e + "); reopen it to recover", e);
+            throw new IOException("the store in " + dir + " stopped taking writes after a failure ("
+                    + e.getMessage() + "); reopen it to recover", e);
         }
     }
 

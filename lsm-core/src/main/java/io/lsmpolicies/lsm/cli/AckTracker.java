@@ -13,6 +13,9 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * index; when it has no more work, {@link Long#MAX_VALUE}. The minimum over the slots and the number handed out
  * is then a prefix of finished operations: an operation below it was handed out before the slots were read,
  * and its worker's slot had already moved past it.
+ *
+ * <p>An operation that throws has not returned: its worker stops and leaves its slot on it (it never calls
+ * {@link #done}), so {@link #acked()} stays at most its index for good, whatever the other workers finish.
  */
 final class AckTracker {
     private final OperationSource source;
@@ -33,7 +36,10 @@ final class AckTracker {
         slots.set(w, index);
     }
 
-    /** Worker {@code w} has no more operations (or stopped). */
+    /**
+     * Worker {@code w} has no more operations, and every one it took returned. Not called by a worker whose
+     * operation threw.
+     */
     void done(int w) {
         slots.set(w, Long.MAX_VALUE);
     }

@@ -7,6 +7,7 @@ import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.cli.OperationSource.Operation;
 import io.lsmpolicies.lsm.cli.YcsbKeys.KeyOrder;
 import io.lsmpolicies.lsm.io.DeviceProfile;
+import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import java.io.IOException;
@@ -48,6 +49,18 @@ import picocli.CommandLine.Spec;
 final class LoadCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
+
+    /** The store's file layer, or null for the one its options describe. */
+    private final FileLayer files;
+
+    LoadCommand() {
+        this(null);
+    }
+
+    /** A load whose store does its I/O through {@code files} (tests: fault injection); null: the default. */
+    LoadCommand(FileLayer files) {
+        this.files = files;
+    }
 
     @Option(names = "--dir", required = true, paramLabel = "DIR", description = "Store directory (created if absent).")
     private Path dir;
@@ -110,7 +123,7 @@ final class LoadCommand implements Callable<Integer> {
         long loadNanos;
         long drainNanos;
         StoreMetrics metrics;
-        try (LsmStore store = LsmStore.open(dir, options)) {
+        try (LsmStore store = files == null ? LsmStore.open(dir, options) : LsmStore.open(dir, options, files)) {
             store.policySwitch().ifPresent(s -> {
                 err.println("lsm load: " + s + " in " + dir + " (recorded: later commands use " + s.to() + ")");
                 err.flush();
@@ -175,10 +188,11 @@ final class LoadCommand implements Callable<Integer> {
             Thread t = new Thread(() -> {
                 try {
                     bytes[worker] = work(store, source, tracker, worker, failure);
-                } catch (Throwable e) {
-                    failure.compareAndSet(null, e);
-                } finally {
                     tracker.done(worker);
+                } catch (Throwable e) {
+                    // The operation that threw never returned: the worker's slot stays on it, so no later
+                    // acknowledgement counts it (nor anything after it).
+                    failure.compareAndSet(null, e);
                 }
             }, "lsm-load-" + w);
             workers.add(t);

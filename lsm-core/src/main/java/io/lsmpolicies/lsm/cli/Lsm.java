@@ -1,5 +1,6 @@
 package io.lsmpolicies.lsm.cli;
 
+import io.lsmpolicies.lsm.io.FileLayer;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
@@ -40,7 +41,25 @@ public final class Lsm implements Runnable {
 
     /** The configured command line (error handling included); tests call {@code execute} on it. */
     public static CommandLine commandLine() {
-        CommandLine cl = new CommandLine(new Lsm());
+        return configure(new CommandLine(new Lsm()));
+    }
+
+    /**
+     * As {@link #commandLine()}, with {@code load} doing its I/O through {@code files}: the seam where tests make
+     * a load run out of space ({@code FileLayer.withFaults}).
+     */
+    static CommandLine commandLine(FileLayer files) {
+        CommandLine.IFactory defaults = CommandLine.defaultFactory();
+        return configure(new CommandLine(new Lsm(), new CommandLine.IFactory() {
+            @Override
+            @SuppressWarnings("unchecked")
+            public <K> K create(Class<K> cls) throws Exception {
+                return cls == LoadCommand.class ? (K) new LoadCommand(files) : defaults.create(cls);
+            }
+        }));
+    }
+
+    private static CommandLine configure(CommandLine cl) {
         cl.setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             PrintWriter err = commandLine.getErr();

@@ -47,6 +47,28 @@ final class AccountedChannel extends FileChannel {
         hook.before(FileOp.WRITE, path);
     }
 
+    /**
+     * Writes {@code src} with {@code write}, or only as much of it as the hook lets through (a short write: the
+     * rest stays in {@code src}, as after a short {@code write(2)}).
+     */
+    private int writeLimited(ByteBuffer src, WriteCall write) throws IOException {
+        int n = src.remaining();
+        int allowed = hook == FaultHook.NONE ? n : hook.writable(path, n);
+        if (allowed >= n) {
+            return write.write(src);
+        }
+        ByteBuffer part = src.duplicate();
+        part.limit(part.position() + Math.max(0, allowed));
+        int written = write.write(part);
+        src.position(src.position() + written);
+        return written;
+    }
+
+    @FunctionalInterface
+    private interface WriteCall {
+        int write(ByteBuffer src) throws IOException;
+    }
+
     private void afterWrite() throws IOException {
         if (hook != FaultHook.NONE) {
             hook.written(path, delegate.size());
@@ -83,7 +105,7 @@ final class AccountedChannel extends FileChannel {
     @Override
     public int write(ByteBuffer src) throws IOException {
         beforeWrite();
-        int n = delegate.write(src);
+        int n = writeLimited(src, delegate::write);
         afterWrite();
         return (int) count(n, true);
     }
@@ -149,7 +171,7 @@ final class AccountedChannel extends FileChannel {
     @Override
     public int write(ByteBuffer src, long position) throws IOException {
         beforeWrite();
-        int n = delegate.write(src, position);
+        int n = writeLimited(src, b -> delegate.write(b, position));
         afterWrite();
         return (int) count(n, true);
     }

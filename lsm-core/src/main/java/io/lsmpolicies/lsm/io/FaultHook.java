@@ -28,6 +28,15 @@ public interface FaultHook {
         return n;
     }
 
+    /**
+     * Called after {@link #before} lets a write of {@code n} bytes to {@code path} go ahead: how many of them the
+     * write may store, at most {@code n}. Fewer is a short write, as {@code write(2)} returns when the device
+     * fills up in the middle of it; the caller is told the shorter count.
+     */
+    default int writable(Path path, int n) throws IOException {
+        return n;
+    }
+
     /** A file was created (opened with CREATE or CREATE_NEW and did not exist). */
     default void created(Path path) {
     }

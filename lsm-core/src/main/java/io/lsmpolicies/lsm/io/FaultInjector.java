@@ -18,14 +18,15 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * A {@link FaultHook} for reliability tests (issue 9; the idea is RocksDB's and LevelDB's fault-injection
- * environments, see {@code ../shared/specs/reliability-testing.md}). Use it through
- * {@code FileLayer.withFaults(injector)}. It does two things.
+ * A {@link FaultHook} for reliability tests (the idea is RocksDB's and LevelDB's fault-injection environments).
+ * Use it through {@code FileLayer.withFaults(injector)}. It does two things.
  *
  * <p><b>Failures.</b> {@link #failNth} fails the n-th operation of a kind (counted from when the rule is set),
  * once or from then on, with an {@link IOException} naming the operation, the file and the rule.
  * {@link #shortReadNth} makes the n-th read return fewer bytes than it read, and {@link #corruptReadNth}
- * flips a bit of the n-th read's bytes.
+ * flips a bit of the n-th read's bytes. {@link #diskFullAt} makes the device fill up at the n-th operation of a
+ * kind: that operation fails with {@value #NO_SPACE} (a write may first store part of its bytes, a short write),
+ * and so does every later write until {@link #freeSpace}.
  *
  * <p><b>Power loss.</b> It tracks, per file, the size at its last sync, and per directory the entries created,
  * deleted or renamed since that directory's last sync. {@link #powerOff} makes every later operation fail, as if
@@ -51,7 +52,18 @@ public final class FaultInjector implements FaultHook {
     private record Restore(Path path, Path copy, long size) {
     }
 
+    /** The message of an injected full-device failure: the text of {@code ENOSPC}. */
+    public static final String NO_SPACE = "No space left on device";
+
+    /** Where the device fills up: the n-th operation of a kind, and whether a write there stores part first. */
+    private record DiskFull(FileOp op, long nth, boolean partial) {
+    }
+
     private final Path trash;
+    private DiskFull diskFullRule;
+    private boolean full;
+    /** The thread whose write, let through by {@link #before}, is to be short: the device fills up during it. */
+    private Thread shortWriter;
     private final Map<FileOp, Rule> rules = new EnumMap<>(FileOp.class);
     private final Map<FileOp, Long> counts = new EnumMap<>(FileOp.class);
     private long shortReadAt = -1;
@@ -94,11 +106,40 @@ public final class FaultInjector implements FaultHook {
         return this;
     }
 
-    /** Removes every failure rule (the counts go on). */
+    /**
+     * The device fills up at the {@code n}-th operation of kind {@code op} from now on (1 = the next one): that
+     * operation fails with an {@link IOException} whose message starts with {@value #NO_SPACE}, and so does every
+     * later write, until {@link #freeSpace()}. With {@code partial}, a write there first stores half its bytes
+     * (rounded down) and returns that shorter count, as {@code write(2)} does when the space runs out in the middle
+     * of it; the write after it fails. Syncs, renames and the other operations go on working once the device is
+     * full, unless {@code op} is their kind and they are the n-th.
+     */
+    public synchronized FaultInjector diskFullAt(FileOp op, long n, boolean partial) {
+        if (n < 1) {
+            throw new IllegalArgumentException("n must be >= 1, was " + n);
+        }
+        diskFullRule = new DiskFull(op, counts.getOrDefault(op, 0L) + n, partial);
+        return this;
+    }
+
+    /** Space was freed: writes work again (a {@link #diskFullAt} rule not yet reached is dropped too). */
+    public synchronized void freeSpace() {
+        diskFullRule = null;
+        full = false;
+        shortWriter = null;
+    }
+
+    /** Whether the device is full ({@link #diskFullAt} was reached and {@link #freeSpace} not called since). */
+    public synchronized boolean isFull() {
+        return full;
+    }
+
+    /** Removes every failure rule (the counts go on) and frees the space of a full device. */
     public synchronized void clearFailures() {
         rules.clear();
         shortReadAt = -1;
         corruptReadAt = -1;
+        freeSpace();
     }
 
     /** How many operations of kind {@code op} have been attempted. */
@@ -117,9 +158,38 @@ public final class FaultInjector implements FaultHook {
             throw new IOException("injected failure: " + op + " #" + n + " of " + path
                     + (rule.fromThenOn() ? " (failing from #" + rule.nth() + " on)" : ""));
         }
+        if (full && op == FileOp.WRITE) {
+            throw noSpace(op, n, path);
+        }
+        DiskFull d = diskFullRule;
+        if (d != null && d.op() == op && n == d.nth()) {
+            diskFullRule = null;
+            full = true;
+            if (op == FileOp.WRITE && d.partial()) {
+                shortWriter = Thread.currentThread();
+            } else {
+                throw noSpace(op, n, path);
+            }
+        }
         if (op == FileOp.WRITE && !syncedSize.containsKey(path) && Files.exists(path) && !isNew(path)) {
             syncedSize.put(path, Files.size(path)); // there before we saw it: durable as it was
         }
+    }
+
+    private static IOException noSpace(FileOp op, long n, Path path) {
+        return new IOException(NO_SPACE + " (injected: " + op + " #" + n + " of " + path + ")");
+    }
+
+    @Override
+    public synchronized int writable(Path path, int n) throws IOException {
+        if (shortWriter != Thread.currentThread()) {
+            return n;
+        }
+        shortWriter = null;
+        if (n / 2 == 0) {
+            throw noSpace(FileOp.WRITE, counts.get(FileOp.WRITE), path);
+        }
+        return n / 2;
     }
 
     @Override

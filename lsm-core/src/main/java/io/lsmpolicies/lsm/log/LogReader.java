@@ -17,13 +17,16 @@ import java.nio.file.StandardOpenOption;
  * <ul>
  *   <li>Clean: the last record ends at the end of the file.</li>
  *   <li>Torn, tolerated when {@code tolerateTornTail} (a crash during the final write): a record header or a
- *       record with an intact length that runs past the end of the file; a zero-filled remainder; or a
- *       payload checksum mismatch in a record that ends exactly at the end of the file. The reader stops
- *       before it and {@link #tail()} says where, and whether it was that last case
- *       ({@link LogTail#wholeRecord()}), which a caller may refuse to skip.</li>
- *   <li>Anything else (a damaged length, or a checksum mismatch followed by more data) is a
- *       {@link CorruptionException} naming the file and the record's offset: records before it were
- *       returned, none after it are guessed.</li>
+ *       record with an intact length that runs past the end of the file; a zero-filled remainder, wherever it
+ *       starts: at a record boundary, or inside a record that fails a checksum (a power loss on a file system
+ *       that shows blocks never written as zeros leaves the file's new size with zeros from some byte of the
+ *       last write on); or a payload checksum mismatch in a record that ends exactly at the end of the file
+ *       and whose bytes do not run into such zeros. The reader stops before it and {@link #tail()} says where,
+ *       and whether it was that last case ({@link LogTail#wholeRecord()}), which a caller may refuse to
+ *       skip.</li>
+ *   <li>Anything else (a damaged length, or a checksum mismatch followed by more data that is not all zeros,
+ *       in particular an intact record after zeros or garbage) is a {@link CorruptionException} naming the file
+ *       and the record's offset: records before it were returned, none after it are guessed.</li>
  * </ul>
  * With {@code tolerateTornTail} false, a torn tail is a {@link CorruptionException} too.
  */
@@ -36,6 +39,8 @@ public final class LogReader implements Closeable {
     private long offset;
     private long recordOffset = -1;
     private LogTail tail;
+    /** Where the run of zero bytes that ends the file starts ({@code size} if the last byte is not zero); -1: unknown. */
+    private long zeroTail = -1;
 
     private LogReader(Path path, FileChannel channel, int maxRecordBytes, boolean tolerateTornTail)
             throws IOException {
@@ -121,8 +126,12 @@ public final class LogReader implements Closeable {
         int lengthCrc = head.getInt();
         int payloadCrc = head.getInt();
         if (lengthCrc != LogFormat.lengthCrc(length)) {
-            if (zerosFrom(start)) {
+            long zeros = zeroTail();
+            if (zeros <= start) {
                 return torn(start, "zero-filled tail");
+            }
+            if (zeros < start + LogFormat.RECORD_HEADER_BYTES) {
+                return torn(start, "zero-filled tail from offset " + zeros + ", inside a record header");
             }
             throw new CorruptionException(path, start, Code.BAD_LENGTH, "record length field is damaged");
         }
@@ -136,6 +145,11 @@ public final class LogReader implements Closeable {
         }
         ByteBuffer payload = read(start + LogFormat.RECORD_HEADER_BYTES, length);
         if (LogFormat.crc(payload.array(), 0, length) != payloadCrc) {
+            long zeros = zeroTail();
+            if (zeros < end) {
+                return torn(start, "zero-filled tail from offset " + zeros + ", inside a record of " + length
+                        + " bytes");
+            }
             if (end == size) {
                 return torn(start, "final record's checksum does not match (incomplete final write)", true);
             }
@@ -177,16 +191,27 @@ public final class LogReader implements Closeable {
         return null;
     }
 
-    private boolean zerosFrom(long from) throws IOException {
-        for (long at = from; at < size; at += 64 * 1024) {
-            ByteBuffer chunk = read(at, (int) Math.min(64 * 1024, size - at));
-            for (byte b : chunk.array()) {
-                if (b != 0) {
-                    return false;
+    /** Where the run of zero bytes that ends the file starts: {@code size} if its last byte is not zero. */
+    private long zeroTail() throws IOException {
+        if (zeroTail >= 0) {
+            return zeroTail;
+        }
+        long at = size;
+        scan:
+        while (at > 0) {
+            int n = (int) Math.min(64 * 1024, at);
+            ByteBuffer chunk = read(at - n, n);
+            byte[] bytes = chunk.array();
+            for (int i = n - 1; i >= 0; i--) {
+                if (bytes[i] != 0) {
+                    at = at - n + i + 1;
+                    break scan;
                 }
             }
+            at -= n;
         }
-        return true;
+        zeroTail = at;
+        return at;
     }
 
     private ByteBuffer read(long at, int length) throws IOException {

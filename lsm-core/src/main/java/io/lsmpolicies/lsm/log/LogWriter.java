@@ -13,6 +13,14 @@ import java.nio.file.StandardOpenOption;
  * Appends records to a new log file in {@link LogFormat}. Records are buffered in memory until
  * {@link #flush()} (handed to the OS) or {@link #sync()} (forced to the device). Not thread-safe: the WAL and
  * the manifest serialise their appends.
+ *
+ * <p>Failures: the first I/O failure (a short write, a full device, a failed sync) sticks. The writer cuts the
+ * file back to where it ended when the last {@link #flush()} or {@link #sync()} returned (a record boundary:
+ * nothing of the failed call's records stays, however much of them reached the file), and never writes to the
+ * file again: every later {@link #append}, {@link #flush()} and {@link #sync()} throws an {@link IOException}
+ * whose message and cause are that first failure, and {@link #close()} only releases the file. Writing the
+ * buffer again after a short write would put a record's first bytes twice into the log, damage that no reader
+ * can take for a torn tail.
  */
 public final class LogWriter implements Closeable {
     private final Path path;
@@ -20,6 +28,9 @@ public final class LogWriter implements Closeable {
     private final ByteBuffer buffer;
     private final int maxRecordBytes;
     private long position;
+    /** The file's size when the last flush or sync returned: what a failure cuts the file back to. */
+    private long flushedEnd;
+    private IOException failure;
 
     private LogWriter(Path path, FileChannel channel, int bufferBytes, int maxRecordBytes) {
         this.path = path;
@@ -29,7 +40,8 @@ public final class LogWriter implements Closeable {
     }
 
     /**
-     * Creates {@code path} (which must not exist), writes the header and forces it to the device.
+     * Creates {@code path} (which must not exist), writes the header and forces it to the device. If that fails,
+     * the file is deleted again (it holds no record).
      *
      * @param maxRecordBytes largest payload accepted; readers must be given the same bound
      */
@@ -49,8 +61,14 @@ public final class LogWriter implements Closeable {
             channel.force(true);
         } catch (IOException | RuntimeException e) {
             w.closeQuietly(e);
+            try {
+                files.deleteIfExists(path);
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
             throw e;
         }
+        w.flushedEnd = w.position;
         return w;
     }
 
@@ -63,17 +81,23 @@ public final class LogWriter implements Closeable {
      *
      * @return the file offset just past the record: the log holds it once flushed up to there
      * @throws IllegalArgumentException if the payload exceeds the writer's maximum, naming both
+     * @throws IOException              if a write failed, now or earlier (see the class comment)
      */
     public long append(byte[] payload) throws IOException {
         if (payload.length > maxRecordBytes) {
             throw new IllegalArgumentException("log record of " + payload.length + " bytes exceeds the maximum of "
                     + maxRecordBytes + " bytes (" + path + ")");
         }
+        checkUsable();
         ByteBuffer head = ByteBuffer.allocate(LogFormat.RECORD_HEADER_BYTES);
         head.putInt(payload.length).putInt(LogFormat.lengthCrc(payload.length))
                 .putInt(LogFormat.crc(payload, 0, payload.length)).flip();
-        put(head);
-        put(ByteBuffer.wrap(payload));
+        try {
+            put(head);
+            put(ByteBuffer.wrap(payload));
+        } catch (IOException | RuntimeException e) {
+            throw failed(e);
+        }
         return position + buffer.position();
     }
 
@@ -93,17 +117,73 @@ public final class LogWriter implements Closeable {
         }
     }
 
-    /** Hands buffered records to the operating system (they survive a process crash, not a power loss). */
+    /**
+     * Hands buffered records to the operating system (they survive a process crash, not a power loss).
+     *
+     * @throws IOException if a write failed, now or earlier (see the class comment)
+     */
     public void flush() throws IOException {
-        buffer.flip();
-        writeFully(buffer);
-        buffer.clear();
+        checkUsable();
+        try {
+            buffer.flip();
+            writeFully(buffer);
+            buffer.clear();
+        } catch (IOException | RuntimeException e) {
+            throw failed(e);
+        }
+        flushedEnd = position;
     }
 
-    /** Flushes and forces the file's data to the device (survives a power loss once this returns). */
+    /**
+     * Flushes and forces the file's data to the device (survives a power loss once this returns). If the force
+     * fails, the records this call flushed are cut off too: they were not made durable.
+     *
+     * @throws IOException if a write or the force failed, now or earlier (see the class comment)
+     */
     public void sync() throws IOException {
+        long before = flushedEnd;
         flush();
-        channel.force(false);
+        try {
+            channel.force(false);
+        } catch (IOException | RuntimeException e) {
+            flushedEnd = before;
+            throw failed(e);
+        }
+    }
+
+    /**
+     * Records {@code e} as the writer's first failure, cuts the file back to {@link #flushedEnd}, and returns what
+     * the caller throws: {@code e} itself the first time.
+     */
+    private IOException failed(Exception e) {
+        if (failure != null) {
+            return usedAfterFailure();
+        }
+        failure = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
+        buffer.clear();
+        try {
+            channel.truncate(flushedEnd);
+            position = flushedEnd;
+        } catch (IOException | RuntimeException t) {
+            failure.addSuppressed(t);
+        }
+        return failure;
+    }
+
+    private void checkUsable() throws IOException {
+        if (failure != null) {
+            throw usedAfterFailure();
+        }
+    }
+
+    private IOException usedAfterFailure() {
+        return new IOException("log " + path + " failed earlier: " + failure.getMessage()
+                + "; nothing more is written to it", failure);
+    }
+
+    /** The first failure of a write or sync, or null if none failed. */
+    public IOException failure() {
+        return failure;
     }
 
     /** Bytes in the file including buffered ones. */
@@ -121,11 +201,19 @@ public final class LogWriter implements Closeable {
         }
     }
 
-    /** Flushes buffered records and closes the file (without forcing: call {@link #sync()} first for that). */
+    /**
+     * Flushes buffered records and closes the file (without forcing: call {@link #sync()} first for that). After
+     * a failure it only closes the file: nothing is written.
+     */
     @Override
     public void close() throws IOException {
+        if (!channel.isOpen()) {
+            return;
+        }
         try {
-            flush();
+            if (failure == null) {
+                flush();
+            }
         } finally {
             channel.close();
         }

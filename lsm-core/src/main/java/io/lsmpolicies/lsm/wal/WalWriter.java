@@ -17,8 +17,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * behind it and are released together when their records are durable, so one fsync serves many writes.
  * Records reach the file in the order their {@code append} calls entered the queue.
  *
- * <p>The first I/O failure sticks: every waiting and later {@code append} fails with it, and the segment must
- * be abandoned (the store stops taking writes until reopened).
+ * <p>The first I/O failure sticks: the append that hit it, every waiting one and every later one fails with an
+ * {@link IOException} that names the segment and the first failure's message (say, {@code No space left on
+ * device}) and has that failure as its cause. Nothing more is written to the segment, which ends at its last
+ * complete record (see {@link LogWriter}); the store stops taking writes until it is reopened.
  */
 public final class WalWriter implements Closeable {
     /** Largest WAL record (one write batch): 64 MiB. */
@@ -152,7 +154,8 @@ public final class WalWriter implements Closeable {
 
     private void check() throws IOException {
         if (failure != null) {
-            throw new IOException("write-ahead log " + log.path() + " failed earlier; reopen the store", failure);
+            throw new IOException("write-ahead log " + log.path() + " failed: " + failure.getMessage()
+                    + "; no more writes until the store is reopened", failure);
         }
         if (closed) {
             throw new IllegalStateException("write-ahead log " + log.path() + " is closed");

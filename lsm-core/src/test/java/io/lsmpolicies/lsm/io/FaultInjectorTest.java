@@ -145,4 +145,34 @@ class FaultInjectorTest {
             assertThat(new String(c.array(), StandardCharsets.US_ASCII)).isNotEqualTo("abcdefgh");
         }
     }
+
+    @Test
+    void aFullDeviceShortensTheWriteItFillsUpInAndFailsEveryLaterWriteUntilSpaceIsFreed() throws Exception {
+        Path dir = Files.createDirectories(tmp.resolve("full"));
+        FaultInjector faults = new FaultInjector(tmp.resolve("trash"));
+        FileLayer files = FileLayer.withFaults(faults);
+        Path p = dir.resolve("f");
+        try (FileChannel ch = files.open(p, IoCause.WAL, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            faults.diskFullAt(FileOp.WRITE, 2, true);
+            assertThat(ch.write(ByteBuffer.wrap(new byte[10]), 0)).isEqualTo(10);
+            ByteBuffer src = ByteBuffer.wrap(new byte[10]);
+            assertThat(ch.write(src, 10)).as("a short write").isEqualTo(5);
+            assertThat(src.remaining()).isEqualTo(5);
+            assertThat(faults.isFull()).isTrue();
+            assertThatThrownBy(() -> ch.write(src, 15)).hasMessageStartingWith(FaultInjector.NO_SPACE);
+            ch.force(true); // syncs still work on a full device
+            assertThat(Files.size(p)).isEqualTo(15);
+            faults.freeSpace();
+            assertThat(ch.write(src, 15)).isEqualTo(5);
+
+            faults.diskFullAt(FileOp.SYNC, 1, false);
+            assertThatThrownBy(() -> ch.force(true)).hasMessageStartingWith(FaultInjector.NO_SPACE);
+            assertThatThrownBy(() -> ch.write(ByteBuffer.wrap(new byte[1]), 20))
+                    .hasMessageStartingWith(FaultInjector.NO_SPACE);
+        }
+        faults.freeSpace();
+        faults.diskFullAt(FileOp.RENAME, 1, false);
+        assertThatThrownBy(() -> files.moveAtomically(p, dir.resolve("g"))).hasMessageContaining(FaultInjector.NO_SPACE);
+        assertThat(p).exists();
+    }
 }

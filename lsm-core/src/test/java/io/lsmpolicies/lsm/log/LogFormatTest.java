@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lsmpolicies.lsm.CorruptionException;
 import io.lsmpolicies.lsm.CorruptionException.Code;
+import io.lsmpolicies.lsm.io.FaultInjector;
+import io.lsmpolicies.lsm.io.FileLayer;
+import io.lsmpolicies.lsm.io.FileOp;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -137,6 +140,147 @@ class LogFormatTest {
             assertSameRecords(readAll(r), records);
             assertThat(r.tail().torn()).isTrue();
             assertThat(r.tail().detail()).contains("zero-filled");
+        }
+    }
+
+    /**
+     * Regression: after a short write on a full device, closing the log wrote the same buffer again at the
+     * advanced position (the first bytes of a record twice), a log no reader takes for torn. Now the file is cut
+     * back to the last record a flush or sync completed, and nothing is written after the failure.
+     */
+    @Test
+    void aShortWriteOnAFullDeviceLeavesTheLogAtItsLastCompleteRecord() throws IOException {
+        FaultInjector faults = new FaultInjector(dir.resolve("trash"));
+        FileLayer layer = FileLayer.withFaults(faults);
+        Path path = dir.resolve("full.log");
+        List<byte[]> records = nonZeroRecords();
+        LogWriter w = LogWriter.create(layer, path, LogKind.WAL, MAX);
+        w.append(records.get(0));
+        w.sync();
+        w.append(records.get(1));
+        w.flush();
+        long end = w.size();
+        faults.diskFullAt(FileOp.WRITE, 1, true); // half of the next write lands, the write after it fails
+        w.append(records.get(2));
+        IOException first = catchIo(w::sync);
+        assertThat(first).hasMessageContaining(FaultInjector.NO_SPACE);
+        assertThat(Files.size(path)).isEqualTo(end);
+        faults.freeSpace();
+        IOException later = catchIo(() -> w.append(records.get(2)));
+        assertThat(later).hasMessageContaining(path.toString()).hasMessageContaining(FaultInjector.NO_SPACE)
+                .hasCause(first);
+        assertThat(catchIo(w::flush)).hasCause(first);
+        w.close();
+        assertThat(Files.size(path)).as("close writes nothing after a failure").isEqualTo(end);
+        try (LogReader r = LogReader.open(path, LogKind.WAL, MAX, false)) {
+            assertSameRecords(readAll(r), records.subList(0, 2));
+            assertThat(r.tail().torn()).isFalse();
+        }
+    }
+
+    /** A failed sync cuts off the records that call flushed: they were never made durable. */
+    @Test
+    void aFailedSyncCutsOffTheRecordsItFlushed() throws IOException {
+        FaultInjector faults = new FaultInjector(dir.resolve("trash"));
+        Path path = dir.resolve("sync.log");
+        List<byte[]> records = nonZeroRecords();
+        try (LogWriter w = LogWriter.create(FileLayer.withFaults(faults), path, LogKind.WAL, MAX)) {
+            w.append(records.get(0));
+            w.sync();
+            long end = w.size();
+            faults.diskFullAt(FileOp.SYNC, 1, false);
+            w.append(records.get(1));
+            assertThat(catchIo(w::sync)).hasMessageContaining(FaultInjector.NO_SPACE);
+            assertThat(Files.size(path)).isEqualTo(end);
+        }
+        try (LogReader r = LogReader.open(path, LogKind.WAL, MAX, false)) {
+            assertSameRecords(readAll(r), records.subList(0, 1));
+        }
+    }
+
+    /** A log whose header cannot be written is not left behind (it holds nothing; an open would refuse it). */
+    @Test
+    void aLogWhoseHeaderCannotBeWrittenIsDeleted() throws IOException {
+        FaultInjector faults = new FaultInjector(dir.resolve("trash"));
+        faults.diskFullAt(FileOp.WRITE, 1, true);
+        Path path = dir.resolve("MANIFEST-000009");
+        assertThatThrownBy(() -> LogWriter.create(FileLayer.withFaults(faults), path, LogKind.MANIFEST, MAX))
+                .hasMessageContaining(FaultInjector.NO_SPACE);
+        assertThat(path).doesNotExist();
+    }
+
+    @FunctionalInterface
+    private interface IoCall {
+        void run() throws IOException;
+    }
+
+    private static IOException catchIo(IoCall call) {
+        try {
+            call.run();
+        } catch (IOException e) {
+            return e;
+        }
+        throw new AssertionError("expected an IOException");
+    }
+
+    /** Three records of non-zero bytes: the zeros a test writes are the only ones in the file. */
+    private static List<byte[]> nonZeroRecords() {
+        List<byte[]> records = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            byte[] r = new byte[100 + 50 * i];
+            Arrays.fill(r, (byte) (0x31 + i));
+            records.add(r);
+        }
+        return records;
+    }
+
+    /**
+     * A power loss on a file system that shows blocks never written as zeros: the file has its new size, and its
+     * bytes from some offset on are zeros. Wherever that offset is (a record boundary, inside a header, inside a
+     * payload), with or without zeros past the last record, the log ends torn at the record the zeros start in.
+     */
+    @Test
+    void zerosFromAnyOffsetToTheEndOfTheFileAreATornTail() throws IOException {
+        List<byte[]> records = nonZeroRecords();
+        byte[] whole = Files.readAllBytes(write(records));
+        long[] starts = starts(records);
+        for (int grown : new int[] {0, 700}) {
+            for (int z = (int) starts[0]; z < whole.length; z++) {
+                byte[] image = Arrays.copyOf(whole, whole.length + grown);
+                Arrays.fill(image, z, image.length, (byte) 0);
+                Path path = dir.resolve("zeros-" + grown + "-" + z);
+                Files.write(path, image);
+                int damaged = 0;
+                while (damaged + 1 < records.size() && starts[damaged + 1] <= z) {
+                    damaged++;
+                }
+                try (LogReader r = LogReader.open(path, LogKind.WAL, MAX, true)) {
+                    assertSameRecords(readAll(r), records.subList(0, damaged));
+                    assertThat(r.tail().torn()).as("zeros from %d, %d bytes grown", z, grown).isTrue();
+                    assertThat(r.tail().validEnd()).as("zeros from %d", z).isEqualTo(starts[damaged]);
+                    assertThat(r.tail().wholeRecord()).as("zeros from %d", z).isFalse();
+                    assertThat(r.tail().detail()).contains("zero-filled");
+                }
+            }
+        }
+    }
+
+    /** Zeros (from a boundary or from inside a record) with an intact record after them: corruption, not a tail. */
+    @Test
+    void anIntactRecordAfterZerosIsCorruption() throws IOException {
+        List<byte[]> records = nonZeroRecords();
+        byte[] whole = Files.readAllBytes(write(records));
+        long[] starts = starts(records);
+        for (int z = (int) starts[1]; z < starts[2]; z++) {
+            byte[] image = whole.clone();
+            Arrays.fill(image, z, (int) starts[2], (byte) 0);
+            Path path = dir.resolve("zeros-then-record-" + z);
+            Files.write(path, image);
+            try (LogReader r = LogReader.open(path, LogKind.WAL, MAX, true)) {
+                assertThat(r.next()).isEqualTo(records.get(0));
+                assertThatThrownBy(r::next).as("zeros from %d", z).isInstanceOf(CorruptionException.class)
+                        .satisfies(e -> assertThat(((CorruptionException) e).offset()).isEqualTo(starts[1]));
+            }
         }
     }
 

@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lsmpolicies.lsm.CorruptionException;
 import io.lsmpolicies.lsm.io.DeviceProfile;
+import io.lsmpolicies.lsm.io.FaultInjector;
+import io.lsmpolicies.lsm.io.FileOp;
 import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.log.LogKind;
 import io.lsmpolicies.lsm.log.LogTail;
 import io.lsmpolicies.lsm.log.LogWriter;
 import io.lsmpolicies.lsm.sstable.Entry;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -163,5 +166,39 @@ class WalTest {
                         assertThat(((CorruptionException) e).offset()).isEqualTo(offset));
         assertThatThrownBy(() -> WalWriter.create(dir.resolve("off.wal"), SyncMode.OFF))
                 .hasMessageContaining("OFF writes no write-ahead log");
+    }
+
+    /**
+     * Regression: a failed append said "failed earlier; reopen the store", even the first time, without the cause.
+     * Now the first and every later failure name the segment and the first cause, which is also their cause.
+     */
+    @Test
+    void aFailedAppendNamesTheFirstCauseTheFirstTimeAndEveryTimeAfter() throws Exception {
+        FaultInjector faults = new FaultInjector(dir.resolve("trash"));
+        Path segment = dir.resolve("000033.log");
+        try (WalWriter wal = WalWriter.create(FileLayer.withFaults(faults), segment, SyncMode.SYNC)) {
+            wal.append(batch(1, "a").encode());
+            faults.diskFullAt(FileOp.WRITE, 1, true);
+            IOException first = appendFailure(wal, batch(2, "b").encode());
+            assertThat(first).hasMessageContaining(segment.toString()).hasMessageContaining(FaultInjector.NO_SPACE);
+            assertThat(first.getCause()).hasMessageStartingWith(FaultInjector.NO_SPACE);
+            faults.freeSpace();
+            IOException later = appendFailure(wal, batch(3, "c").encode());
+            assertThat(later).hasMessageContaining(segment.toString()).hasMessageContaining(FaultInjector.NO_SPACE);
+            assertThat(later.getCause()).isSameAs(first.getCause());
+        }
+        List<WriteBatch> replayed = new ArrayList<>();
+        LogTail tail = WalReplay.replay(segment, replayed::add);
+        assertThat(replayed).hasSize(1);
+        assertThat(tail.torn()).as("the segment ends at its last complete record").isFalse();
+    }
+
+    private static IOException appendFailure(WalWriter wal, byte[] record) {
+        try {
+            wal.append(record);
+        } catch (IOException e) {
+            return e;
+        }
+        throw new AssertionError("the append succeeded");
     }
 }

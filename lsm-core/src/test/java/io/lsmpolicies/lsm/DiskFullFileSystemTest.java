@@ -1,0 +1,134 @@
+package io.lsmpolicies.lsm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lsmpolicies.lsm.wal.SyncMode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A store on a real file system that fills up: a 16 MiB tmpfs is mounted for the test (this needs root and
+ * {@code mount}; elsewhere the test is skipped and says why). Puts of 3,000-byte values with WAL {@code sync} run until
+ * one fails. The store, copied to a large disk, opens with every acknowledged record; after the tmpfs is grown
+ * (remounted larger), it opens in place with every acknowledged record and takes writes again. The tmpfs is
+ * unmounted in any case. A few seconds.
+ */
+class DiskFullFileSystemTest {
+    private static final int VALUE_BYTES = 3000;
+    private static final StoreOptions OPTIONS = StoreOptions.builder().memtableBytes(1 << 20)
+            .walMode(SyncMode.SYNC).policy("binomial:k=3").build();
+
+    @TempDir
+    Path tmp;
+
+    private static byte[] key(int i) {
+        return String.format("key%06d", i).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Runs a command; its exit status and output. */
+    private record Run(int exit, String output) {
+    }
+
+    private static Run run(String... command) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        if (!p.waitFor(30, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            return new Run(-1, "timed out: " + String.join(" ", command));
+        }
+        return new Run(p.exitValue(), output);
+    }
+
+    @Test
+    void aStoreOnAFileSystemThatFilledUpOpensWithEveryAcknowledgedRecord() throws Exception {
+        Assumptions.assumeTrue(System.getProperty("os.name", "").startsWith("Linux"),
+                "mounting a small tmpfs needs Linux");
+        Path mount = Files.createDirectories(tmp.resolve("tmpfs"));
+        Run mounted;
+        try {
+            mounted = run("mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", mount.toString());
+        } catch (IOException e) {
+            mounted = new Run(-1, e.toString());
+        }
+        Assumptions.assumeTrue(mounted.exit() == 0, "mounting a 16 MiB tmpfs needs root and mount(8): "
+                + mounted.output());
+        try {
+            Path dir = mount.resolve("store");
+            Map<Integer, byte[]> acked = new LinkedHashMap<>();
+            Throwable error = null;
+            Random random = new Random(5);
+            LsmStore store = LsmStore.open(dir, OPTIONS);
+            try {
+                for (int i = 0; i < 20_000 && error == null; i++) {
+                    byte[] value = new byte[VALUE_BYTES];
+                    random.nextBytes(value);
+                    try {
+                        store.put(key(i), value);
+                        acked.put(i, value);
+                    } catch (IOException | RuntimeException e) {
+                        error = e;
+                    }
+                }
+            } finally {
+                try {
+                    store.close();
+                } catch (IOException | RuntimeException e) {
+                    // the store failed; the WAL holds what was acknowledged
+                }
+            }
+            assertThat(error).as("the file system filled up").isNotNull();
+            assertThat(DiskFullTest.namesNoSpace(error)).as("%s", error).isTrue();
+            System.out.println("DiskFullFileSystemTest: " + acked.size() + " puts acknowledged, then: " + error);
+
+            Path copy = tmp.resolve("copy");
+            copyDirectory(dir, copy);
+            assertHolds(copy, acked, "copied to a large disk");
+
+            Run grown = run("mount", "-o", "remount,size=64m", mount.toString());
+            assertThat(grown.exit()).as(grown.output()).isZero();
+            assertHolds(dir, acked, "in place, the file system grown");
+            try (LsmStore reopened = LsmStore.open(dir, OPTIONS)) {
+                reopened.put(key(99_999), new byte[] {1});
+                assertThat(reopened.get(key(99_999))).containsExactly(1);
+            }
+        } finally {
+            Run unmounted = run("umount", mount.toString());
+            assertThat(unmounted.exit()).as("umount: %s", unmounted.output()).isZero();
+        }
+    }
+
+    private static void assertHolds(Path dir, Map<Integer, byte[]> acked, String context) throws IOException {
+        try (LsmStore store = LsmStore.open(dir, OPTIONS)) {
+            for (Map.Entry<Integer, byte[]> e : acked.entrySet()) {
+                assertThat(store.get(key(e.getKey()))).as("record %d, %s", e.getKey(), context)
+                        .isEqualTo(e.getValue());
+            }
+        }
+        StoreVerifier.Report report = StoreVerifier.verify(dir);
+        assertThat(report.problems()).as(context).isEmpty();
+    }
+
+    private static void copyDirectory(Path from, Path to) throws IOException {
+        Files.createDirectories(to);
+        List<Path> files;
+        try (Stream<Path> listing = Files.list(from)) {
+            files = listing.toList();
+        }
+        for (Path f : files) {
+            if (!f.getFileName().toString().equals(LsmStore.LOCK_FILE)) {
+                Files.copy(f, to.resolve(f.getFileName()));
+            }
+        }
+    }
+}
