@@ -291,8 +291,8 @@ public final class Manifest implements Closeable {
             throw new IllegalStateException("the manifest of " + dir + " is closed");
         }
         if (failure != null) {
-            throw new IOException("the manifest of " + dir + " failed earlier and accepts no more edits; recover "
-                    + "the store", failure);
+            throw new IOException("the manifest of " + dir + " failed earlier (" + failure.getMessage()
+                    + ") and accepts no more edits; recover the store", failure);
         }
     }
 

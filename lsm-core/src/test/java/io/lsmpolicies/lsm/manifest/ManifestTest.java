@@ -231,9 +231,11 @@ class ManifestTest {
                 }
             }
             Files.delete(store);
-            assertThatThrownBy(() -> flushNew(m)).isInstanceOf(IOException.class);
+            Throwable first = org.assertj.core.api.Assertions.catchThrowable(() -> flushNew(m));
+            assertThat(first).isInstanceOf(IOException.class);
             assertThatThrownBy(() -> flushNew(m)).isInstanceOf(IOException.class)
-                    .hasMessageContaining("failed earlier");
+                    .hasMessageContaining("failed earlier").hasMessageContaining(first.getMessage())
+                    .hasCause(first);
             assertThat(m.current()).isEqualTo(before);
         }
     }
