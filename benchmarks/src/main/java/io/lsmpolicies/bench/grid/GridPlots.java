@@ -15,7 +15,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.knowm.xchart.AnnotationText;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
@@ -36,8 +35,8 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
  * <p>Every figure of a run gives a system and policy ({@link #family}: {@code lsm:binomial}, {@code rocksdb:leveled})
  * the same colour ({@link SeriesColors}, built once from all the run's cells); cells of one family in one chart
  * differ by line style (Fig. 3) or by their point labels. Every axis has labelled ticks: the logarithmic ones of
- * Fig. 5 through {@link LogScale}. A point is labelled with its policy's parameters ({@code k=4}), or with the
- * whole cell name where its series has that one point.
+ * Fig. 5 through {@link LogScale}. A point is labelled with its defining parameter ({@code k=4}), or with its
+ * family and parameter where its series has that one point; {@link PointLabels} keeps the labels apart.
  */
 final class GridPlots {
     /** Cells per Fig. 3 chart before it is split by the policies' k. */
@@ -45,6 +44,10 @@ final class GridPlots {
     /** Line styles of the cells of one family within one Fig. 3 chart, in order. */
     private static final BasicStroke[] STROKES = {SeriesLines.SOLID, SeriesLines.DASH_DASH, SeriesLines.DOT_DOT,
         SeriesLines.DASH_DOT};
+    /** The plot area of a 1000 x 650 chart, about, in pixels: with the legend inside, and with it outside. */
+    private static final double PLOT_WIDTH = 920;
+    private static final double PLOT_WIDTH_OUTSIDE_LEGEND = 770;
+    private static final double PLOT_HEIGHT = 560;
     /** Where a read amplification of 0 (everything in the MemTable) is drawn on Fig. 5's log axis. */
     private static final double LOG_FLOOR = 1e-3;
 
@@ -96,21 +99,36 @@ final class GridPlots {
         return c.system().label() + ":" + c.policy().split(":", 2)[0];
     }
 
-    /** A cell's policy parameters ({@code k=4}), or "" if it has none. */
-    private static String parameters(Cell c) {
-        String[] parts = c.policy().split(":", 2);
-        return parts.length < 2 ? "" : parts[1];
+    /**
+     * A cell's defining parameter as the paper's series vary it ({@code k=4}, {@code size-ratio=4}; see
+     * {@link Cell#parameter}), or "" if it has none. Tuning parameters are left out to keep labels short.
+     */
+    static String parameterLabel(Cell c) {
+        double p = c.parameter();
+        if (Double.isNaN(p)) {
+            return "";
+        }
+        String value = p == Math.rint(p) ? String.valueOf((long) p) : String.valueOf(p);
+        String policy = c.policy();
+        for (String name : new String[] {"k", "size-ratio", "max-components"}) {
+            if (policy.matches(".*[:,]" + name + "=[^,]*.*")) {
+                return name + "=" + value;
+            }
+        }
+        return value;
     }
 
     /**
-     * Labels each point of a series: with the cell's parameters, or the whole cell name if the series has one
-     * point (then nothing but the colour would say which it is). {@code x} and {@code y} are in plot units.
+     * Labels each point of a series: with the cell's parameter, or with its family and parameter if the series has
+     * one point (then nothing but the colour would say which it is). {@code x} and {@code y} are in plot units.
      */
-    private static void labelPoints(XYChart chart, List<CellResult> cells, double[] x, double[] y, double dy) {
+    private static void labelPoints(XYChart chart, PointLabels labels, List<CellResult> cells, double[] x,
+            double[] y) {
         for (int i = 0; i < cells.size(); i++) {
-            String text = cells.size() == 1 ? seriesName(cells.get(i).cell()) : parameters(cells.get(i).cell());
+            Cell c = cells.get(i).cell();
+            String text = cells.size() == 1 ? (family(c) + " " + parameterLabel(c)).trim() : parameterLabel(c);
             if (!text.isEmpty()) {
-                chart.addAnnotation(new AnnotationText(text, x[i], y[i] + dy, false));
+                labels.add(chart, text, x[i], y[i]);
             }
         }
     }
@@ -176,7 +194,7 @@ final class GridPlots {
                 .toArray();
         double[] allX = cells.stream().mapToDouble(r -> LogScale.toLog(r.trace().writeAmplification(), LOG_FLOOR))
                 .toArray();
-        double dy = padRange(chart, allX, all);
+        PointLabels labels = padRange(chart, allX, all);
         for (Map.Entry<String, List<CellResult>> e : byFamily.entrySet()) {
             List<CellResult> pts = new ArrayList<>(e.getValue());
             pts.sort(Comparator.comparingDouble(r -> r.trace().writeAmplification()));
@@ -188,23 +206,24 @@ final class GridPlots {
             s.setMarker(SeriesMarkers.CIRCLE);
             s.setLineColor(colors.of(e.getKey()));
             s.setMarkerColor(colors.of(e.getKey()));
-            labelPoints(chart, pts, x, y, dy);
+            labelPoints(chart, labels, pts, x, y);
         }
         return chart;
     }
 
     /**
      * Sets both axes to the data's range plus a margin, so that point labels stay inside the plot; returns the
-     * vertical offset of a label above its point (plot units).
+     * placer of the labels for that range.
      */
-    private static double padRange(XYChart chart, double[] x, double[] y) {
+    private static PointLabels padRange(XYChart chart, double[] x, double[] y) {
         double[] xr = range(x);
         double[] yr = range(y);
         double xm = Math.max(0.1, 0.08 * (xr[1] - xr[0]));
         double ym = Math.max(0.1, 0.1 * (yr[1] - yr[0]));
         chart.getStyler().setXAxisMin(xr[0] - xm).setXAxisMax(xr[1] + xm);
         chart.getStyler().setYAxisMin(yr[0] - ym).setYAxisMax(yr[1] + ym);
-        return 0.35 * ym;
+        return new PointLabels(xr[0] - xm, xr[1] + xm, yr[0] - ym, yr[1] + ym, PLOT_WIDTH_OUTSIDE_LEGEND,
+                PLOT_HEIGHT);
     }
 
     private static double[] range(double[] values) {
@@ -266,6 +285,7 @@ final class GridPlots {
             max = Math.max(max, Math.max(r.modelWriteAmplification(), r.trace().writeAmplification()));
         }
         chart.getStyler().setXAxisMin(0.0).setXAxisMax(max * 1.08).setYAxisMin(0.0).setYAxisMax(max * 1.08);
+        PointLabels labels = new PointLabels(0, max * 1.08, 0, max * 1.08, PLOT_WIDTH, PLOT_HEIGHT);
         for (Map.Entry<String, List<CellResult>> e : byFamily.entrySet()) {
             double[] x = e.getValue().stream().mapToDouble(CellResult::modelWriteAmplification).toArray();
             double[] y = e.getValue().stream().mapToDouble(r -> r.trace().writeAmplification()).toArray();
@@ -274,7 +294,7 @@ final class GridPlots {
             XYSeries s = chart.addSeries(name, x, y);
             s.setMarker(SeriesMarkers.CIRCLE);
             s.setMarkerColor(colors.of(e.getKey()));
-            labelPoints(chart, e.getValue(), x, y, 0.025 * max);
+            labelPoints(chart, labels, e.getValue(), x, y);
         }
         chart.addSeries("observed = simulated", new double[] {0, max}, new double[] {0, max})
                 .setXYSeriesRenderStyle(XYSeries.XYSeriesRenderStyle.Line).setMarker(SeriesMarkers.NONE)

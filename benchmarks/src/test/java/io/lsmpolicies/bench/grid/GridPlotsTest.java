@@ -109,4 +109,30 @@ class GridPlotsTest {
         XYSeries s = chart.getSeriesMap().get(series);
         return s == null ? null : s.getLineColor();
     }
+
+    @Test
+    void pointLabelsOfClosePointsDoNotOverlap() {
+        PointLabels labels = new PointLabels(0, 1, 0, 1, 800, 560);
+        List<PointLabels.Box> boxes = new ArrayList<>();
+        for (int i = 0; i < 4; i++) { // four points 4 pixels apart, labels 20 characters wide
+            boxes.add(labels.place("lsm:minlatency k=4 " + i, 0.5 + i * 0.005, 0.5));
+        }
+        for (int i = 0; i < boxes.size(); i++) {
+            for (int j = i + 1; j < boxes.size(); j++) {
+                assertThat(boxes.get(i).overlaps(boxes.get(j))).as("%s and %s", boxes.get(i), boxes.get(j)).isFalse();
+            }
+        }
+        assertThat(boxes.get(0).y()).as("the first goes above its point").isGreaterThan(0.5);
+        assertThat(boxes.get(1).y()).as("the next below").isLessThan(0.5);
+    }
+
+    @Test
+    void aLabelNamesTheDefiningParameterOnly() {
+        assertThat(GridPlots.parameterLabel(Cell.parse(
+                "lsm:leveled:size-ratio=4,l0-trigger=2,target-file-bytes=262144", "none"))).isEqualTo("size-ratio=4");
+        assertThat(GridPlots.parameterLabel(Cell.parse("lsm:binomial:k=4", "none"))).isEqualTo("k=4");
+        assertThat(GridPlots.parameterLabel(Cell.parse("hyracks:prefix", "none"))).isEmpty();
+        assertThat(GridPlots.parameterLabel(Cell.parse("rocksdb:leveled:size-ratio=8", "none")))
+                .isEqualTo("size-ratio=8");
+    }
 }
