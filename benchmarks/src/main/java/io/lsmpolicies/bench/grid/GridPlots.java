@@ -258,7 +258,7 @@ final class GridPlots {
         chart.getStyler().setOverlapped(true);
         chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideE);
         chart.getStyler().setXAxisLabelRotation(60);
-        List<String> names = cells.stream().map(r -> seriesName(r.cell())).toList();
+        List<String> names = barNames(cells);
         Map<String, List<Double>> byFamily = new TreeMap<>();
         for (int i = 0; i < cells.size(); i++) {
             List<Double> values = byFamily.computeIfAbsent(family(cells.get(i).cell()),
@@ -269,6 +269,17 @@ final class GridPlots {
             chart.addSeries(e.getKey(), names, e.getValue()).setFillColor(colors.of(e.getKey()));
         }
         return chart;
+    }
+
+    /**
+     * The bars' names: family and defining parameter ({@code lsm:leveled size-ratio=4}), short enough to leave
+     * the plot its height; the whole cell names if the short ones would not tell two cells apart.
+     */
+    static List<String> barNames(List<CellResult> cells) {
+        List<String> shortNames = cells.stream().map(r -> (family(r.cell()) + " " + parameterLabel(r.cell())).trim())
+                .toList();
+        return shortNames.stream().distinct().count() == shortNames.size() ? shortNames
+                : cells.stream().map(r -> seriesName(r.cell())).toList();
     }
 
     private static XYChart modelAgainstEngine(List<CellResult> cells, SeriesColors colors) {

@@ -135,4 +135,15 @@ class GridPlotsTest {
         assertThat(GridPlots.parameterLabel(Cell.parse("rocksdb:leveled:size-ratio=8", "none")))
                 .isEqualTo("size-ratio=8");
     }
+
+    @Test
+    void barsAreNamedShortlyUnlessThatWouldMergeTwoCells() {
+        List<CellResult> cells = run().subList(0, 2);
+        assertThat(GridPlots.barNames(cells)).containsExactly("lsm:binomial k=4", "lsm:minlatency k=4");
+        CellResult a = run().get(4); // lsm:leveled:size-ratio=4
+        CellResult b = new CellResult(Cell.parse("lsm:leveled:size-ratio=4,l0-trigger=2", "none"), "ok", 1, a.load(),
+                a.reads(), a.trace(), Double.NaN);
+        assertThat(GridPlots.barNames(List.of(a, b))).containsExactly("lsm:leveled:size-ratio=4",
+                "lsm:leveled:size-ratio=4,l0-trigger=2");
+    }
 }
