@@ -332,8 +332,7 @@ public final class RecordFramer {
             long e = ends[k];
             if (e == OPEN) {
                 if (offset - s >= maxRecordBytes) {
-                    fail(ErrorKind.TOO_LARGE, s, offset, "record exceeds " + maxRecordBytes
-                            + " bytes; resumed at the next '{' after its start");
+                    fail(ErrorKind.TOO_LARGE, s, offset, tooLarge(maxRecordBytes));
                 } else if (finishing) {
                     fail(ErrorKind.TRUNCATED, s, offset, "stream ended " + (offset - s) + " bytes into a record");
                 } else {
@@ -491,6 +490,12 @@ public final class RecordFramer {
         }
         starts = s;
         ends = e;
+    }
+
+    /** The detail of a {@link ErrorKind#TOO_LARGE} record: a fragment that never closes is one too. */
+    static String tooLarge(int maxRecordBytes) {
+        return "record still open after " + maxRecordBytes + " bytes (never closed, or larger than the limit);"
+                + " resumed at the next '{' after its start";
     }
 
     /** The {@link #ends} value of a candidate that failed ({@link #DEEP} or {@link #BACKSLASH}) at offset {@code at}. */

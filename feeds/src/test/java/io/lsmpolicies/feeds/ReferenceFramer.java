@@ -45,8 +45,7 @@ final class ReferenceFramer {
             int p = c;
             for (; ; p++) {
                 if (p - c == maxRecordBytes) {
-                    failure = failure(ErrorKind.TOO_LARGE, s, c, p, "record exceeds " + maxRecordBytes
-                            + " bytes; resumed at the next '{' after its start");
+                    failure = failure(ErrorKind.TOO_LARGE, s, c, p, RecordFramer.tooLarge(maxRecordBytes));
                     break;
                 }
                 if (p == s.length) {
