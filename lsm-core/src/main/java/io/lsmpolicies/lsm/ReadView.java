@@ -12,7 +12,7 @@ record ReadView(LiveMemTable active, List<LiveMemTable> immutables, Version vers
         immutables = List.copyOf(immutables);
     }
 
-    /** SSTables a point read may probe: level-0 tables plus non-empty deeper levels (ARCHITECTURE.md). */
+    /** SSTables a point read may probe: level-0 tables plus non-empty deeper levels (docs/architecture.md). */
     int components() {
         int n = 0;
         var levels = version.levels();

@@ -1,7 +1,7 @@
 package io.lsmpolicies.lsm;
 
 /**
- * Space amplification of one consistent view of the store (ARCHITECTURE.md): (bytes of SSTables on disk -
+ * Space amplification of one consistent view of the store (docs/architecture.md): (bytes of SSTables on disk -
  * bytes of live entries) / bytes of live entries, where live entries are the newest visible version of every
  * key that is not deleted, counted as key plus value bytes. Writes still in MemTables count as live but not
  * on disk, so flush first for the number of the disk alone.

@@ -8,7 +8,7 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * A point-in-time copy of the store's counters, with the metrics of ARCHITECTURE.md ("Metrics"). Immutable;
+ * A point-in-time copy of the store's counters, with the metrics of docs/architecture.md ("Metrics"). Immutable;
  * {@link #toJson()} gives the same fields as JSON.
  *
  * @param userBytes                    key and value bytes passed to put and delete

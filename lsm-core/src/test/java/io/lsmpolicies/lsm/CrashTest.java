@@ -29,7 +29,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Crash tests (issue 3): a child JVM runs {@code lsm load --wal sync} with a 64 KiB MemTable (a flush every few
+ * Crash tests: a child JVM runs {@code lsm load --wal sync} with a 64 KiB MemTable (a flush every few
  * hundred records, merges after most flushes) and is killed with SIGKILL ({@link Process#destroyForcibly()}) at a
  * random moment: during JVM start, while the store is created or recovers, or while it loads, flushes, merges and
  * writes its manifest. After each kill:

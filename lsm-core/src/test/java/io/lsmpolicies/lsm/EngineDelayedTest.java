@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Delayed compaction (issue 5; Pan et al., JCST 2017) in the engine: virtual tables are read through their
+ * Delayed compaction (Pan et al., JCST 2017) in the engine: virtual tables are read through their
  * parents, their parents' files live as long as they do (across reopens), VCT = 0 is exactly the wrapped policy,
  * and a read that meets a virtual table of at least VSMT parents materialises it.
  */

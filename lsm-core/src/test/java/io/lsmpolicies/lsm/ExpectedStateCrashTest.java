@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9's expected-state crash test in the default build: 25 SIGKILLs of a {@code StressWorker} (5 stores with
+ * The expected-state crash test in the default build: 25 SIGKILLs of a {@code StressWorker} (5 stores with
  * options drawn from the seed, 5 kills each), every key checked against the expected state after each. The seed
  * is printed; {@code -Dlsm.stress.seed=S} replays the choices (the kill moments still depend on timing). Soak runs:
  * {@code bin/lsm-stress --iterations N}.

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Nth-operation failures (issue 9): a fixed load (puts over a small key space, flushes and merges, WAL sync)
+ * Nth-operation failures: a fixed load (puts over a small key space, flushes and merges, WAL sync)
  * runs once without faults to count each kind of file operation, then again with the n-th operation of one
  * kind failing, for a spread of n over each kind's whole count. Each time:
  * <ul>

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Simulated power loss (issue 9) through the fault-injecting file layer: a writer puts records 0, 1, 2, ... (and
+ * Simulated power loss through the fault-injecting file layer: a writer puts records 0, 1, 2, ... (and
  * flushes now and then) while flushes and merges run; at a random moment the power goes off, the store's threads
  * stop, and the files are cut back to what the device held (unsynced bytes dropped, or a random part of them kept;
  * undurable directory entries undone). The reopened store must hold

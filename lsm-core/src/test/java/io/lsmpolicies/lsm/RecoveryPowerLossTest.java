@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Power loss and I/O failures in the middle of recovery (issue 9). A crash image is made as in
+ * Power loss and I/O failures in the middle of recovery. A crash image is made as in
  * {@link PowerLossTest}: records 0, 1, 2, ... written in order, flushes and merges running, then the power goes off
  * and the files are cut back to what the device held. Opening that image recovers it: the manifest is rewritten,
  * the WAL replayed and flushed, obsolete files deleted, merges scheduled. That recovery is run once to count its

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Linearizability of the whole store (issue 9) with Lincheck, in stress mode: puts, deletes and gets over three
+ * Linearizability of the whole store with Lincheck, in stress mode: puts, deletes and gets over three
  * keys, and reads through snapshots, run by three threads at once on a store whose MemTable holds two records,
  * so that MemTables rotate, flushes run and the policy's merges run on the store's background threads while the
  * scenario does. Every concurrent history must match some sequential order of the same operations on a plain

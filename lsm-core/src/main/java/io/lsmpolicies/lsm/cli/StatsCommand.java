@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
  * {@code bin/lsm stats}: prints one JSON object with the component set (per level: its tables' file numbers,
  * bytes and entries, level 0 newest first), the policy record, the store's metrics, and the space amplification
  * measured by a full scan: (SSTable bytes on disk - live bytes) / live bytes, where the live bytes are the key
- * and value bytes of the newest version of every key not deleted (ARCHITECTURE.md, "Metrics"). With no live
+ * and value bytes of the newest version of every key not deleted (docs/architecture.md, "Metrics"). With no live
  * data the amplification is {@code null}.
  */
 @Command(name = "stats", sortOptions = false, usageHelpWidth = 110, mixinStandardHelpOptions = true,

@@ -20,8 +20,8 @@ import java.util.concurrent.locks.LockSupport;
  * as the emulated device would (one operation at a time: a shared "device busy until" clock). With a write rate
  * limit, flush and merge writes also wait for a token bucket (Guava's {@link RateLimiter}, one permit per byte;
  * after an idle spell it lets through at most one second's worth at once), as AsterixDB's
- * {@code storage.write.rate.limit} limits its background writes. Issue #9's fault injection wraps
- * this same seam. Thread-safe.
+ * {@code storage.write.rate.limit} limits its background writes. Fault injection in tests goes through this same
+ * seam ({@link #withFaults}, {@link FaultHook}). Thread-safe.
  */
 public final class FileLayer {
     private static final boolean WINDOWS = System.getProperty("os.name", "").toLowerCase(Locale.ROOT)

@@ -1,6 +1,6 @@
 package io.lsmpolicies.lsm.io;
 
-/** The kinds of file operation a {@link FaultInjector} can fail, by the name the reliability issue gives them. */
+/** The kinds of file operation a {@link FaultInjector} can fail. */
 public enum FileOp {
     /** Reading bytes from a file. */
     READ,

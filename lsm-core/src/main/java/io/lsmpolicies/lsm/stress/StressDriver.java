@@ -15,7 +15,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The expected-state crash test (issue 9, after RocksDB's {@code db_crashtest.py}): for each iteration a
+ * The expected-state crash test (after RocksDB's {@code db_crashtest.py}): for each iteration a
  * {@link StressWorker} child writes to a store while recording what each key should hold, and is killed with
  * SIGKILL at a random moment (sometimes before its store is open); then the store is reopened and every key
  * checked against the {@link ExpectedState}: a key with nothing in flight holds exactly its expected value (or

@@ -16,7 +16,7 @@ import java.nio.file.Path;
 import java.util.Iterator;
 
 /**
- * Fuzz targets for the engine's decoders (issue 9): each input either decodes or is refused with the decoder's
+ * Fuzz targets for the engine's decoders: each input either decodes or is refused with the decoder's
  * typed exception ({@link CorruptionException}, or {@link IllegalArgumentException} where the caller adds the
  * file and offset); any other exception, a hang or an out-of-memory is a bug. The default build replays the
  * saved inputs under {@code src/test/resources/io/lsmpolicies/lsm/fuzz/DecoderFuzzTestInputs/<target>/};

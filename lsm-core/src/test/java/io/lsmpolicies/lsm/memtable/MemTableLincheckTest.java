@@ -15,7 +15,7 @@ import org.jetbrains.kotlinx.lincheck.strategy.stress.StressOptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Linearizability of the MemTable (issue 9) with Lincheck: the store's contract is one writer at a time (its
+ * Linearizability of the MemTable with Lincheck: the store's contract is one writer at a time (its
  * write lock) and any number of readers, so puts and deletes are in one non-parallel group while gets and full
  * scans run beside them. Every concurrent history must match some sequential order of the same operations; the
  * sequential specification is this class run on one thread. Checked by stress testing: 20 scenarios of 3 threads

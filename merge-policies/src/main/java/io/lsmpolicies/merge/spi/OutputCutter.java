@@ -11,8 +11,8 @@ import java.util.Arrays;
  *   <li>{@code AtCursor(t, c)}: by target size, and once at the first key at or after the cursor c, so that the
  *       next round-robin pass starts on a file boundary (RocksDB's kRoundRobin output split).</li>
  *   <li>{@code AtGrandparentBoundaries(t, m)}: RocksDB's rules for cutting a leveled compaction's output
- *       against the grandparent level (the level below the output level), as our notes give them
- *       (production-policies.md 1.6, from RocksDB's {@code CompactionOutputs::ShouldStopBefore}):
+ *       against the grandparent level (the level below the output level), as RocksDB's
+ *       {@code CompactionOutputs::ShouldStopBefore} applies them:
  *       <ol>
  *         <li>a hard cap: cut once the file holds 2t bytes (t when there is no grandparent level);</li>
  *         <li>only when the key crosses at least one grandparent-file boundary (a file's first or last key):

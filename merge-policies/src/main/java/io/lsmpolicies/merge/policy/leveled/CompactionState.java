@@ -10,7 +10,7 @@ import java.util.TreeMap;
 
 /**
  * The state of the leveled family: the round-robin cursor of each level that has one (RocksDB keeps the same
- * in its manifest, our notes production-policies.md 2). Policies with another picker keep it empty.
+ * in its manifest, as compact cursors). Policies with another picker keep it empty.
  *
  * <p>Encoding (version 1): the byte {@code 1}, the number of cursors as a big-endian 32-bit integer, then per
  * cursor, by ascending level: the level and the key's length (big-endian 32-bit integers) and the key's bytes.

@@ -1,8 +1,8 @@
 package io.lsmpolicies.merge.policy.leveled;
 
 /**
- * The base level (where level 0 drains) and the target bytes of every level, RocksDB's rules (our notes,
- * production-policies.md 1.1; RocksDB {@code VersionStorageInfo::CalculateBaseBytes}). {@link Long#MAX_VALUE}
+ * The base level (where level 0 drains) and the target bytes of every level, RocksDB's rules
+ * ({@code VersionStorageInfo::CalculateBaseBytes}). {@link Long#MAX_VALUE}
  * means no target (level 0, levels above the base level, and the last level, which is never compacted down).
  *
  * <ul>

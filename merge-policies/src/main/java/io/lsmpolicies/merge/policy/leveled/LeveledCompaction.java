@@ -13,7 +13,8 @@ import java.util.Locale;
 
 /**
  * The decisions of the leveled layouts ({@link DataLayout#LEVELING} and {@link DataLayout#ONE_LEVELING}), after
- * RocksDB's leveled picker (our notes, production-policies.md 1.3-1.6) with the primitives of the strategy.
+ * RocksDB's leveled picker ({@code db/compaction/compaction_picker_level.cc}, {@code compaction_picker.cc} and the
+ * scores of {@code VersionStorageInfo::ComputeCompactionScore}) with the primitives of the strategy.
  *
  * <p><b>Scores.</b> Level 0: its files not being compacted / {@code l0-trigger}; level {@code i} from 1 to the
  * one above the last: its bytes not being compacted / its target ({@link LevelTargets}); the last level has no

@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * The parameters of the leveled family, declared once; each factory lists the ones its strategy uses.
- * Defaults are RocksDB's (our notes, production-policies.md, "Parameter -> default") except where a paper
+ * Defaults are RocksDB's ({@code include/rocksdb/options.h}, {@code advanced_options.h}) except where a paper
  * fixes them (RefinedMOR's threshold) and {@code level-targets}, static as in both papers' experiments.
  */
 final class LeveledParameters {

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The decisions of the tiered layout: RocksDB's universal compaction (our notes, production-policies.md 4;
- * RocksDB {@code UniversalCompactionBuilder}), Sarkar et al.'s Tier (PVLDB 2021, Table 2).
+ * The decisions of the tiered layout: RocksDB's universal compaction ({@code UniversalCompactionBuilder} in
+ * {@code db/compaction/compaction_picker_universal.cc}), Sarkar et al.'s Tier (PVLDB 2021, Table 2).
  *
  * <p>The sorted runs, newest first, are each level-0 file, then each non-empty level. Nothing happens while there
  * are fewer than {@code l0-trigger} runs. Otherwise, in this order, the first that applies:
