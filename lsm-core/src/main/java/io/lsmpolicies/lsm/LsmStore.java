@@ -86,7 +86,9 @@ import org.HdrHistogram.Histogram;
  *   <li><b>Snapshots.</b> {@link #snapshot()} fixes a sequence number; reads through it never change.</li>
  *   <li><b>Recovery.</b> {@link #open} rebuilds the component set from the manifest, deletes files no
  *       component references, replays the WAL (a torn final record is a crash during the last write, and is
- *       skipped) and flushes what it replayed. Policy state lives in the manifest, so a schedule continues.</li>
+ *       skipped) and flushes what it replayed. Policy state lives in the manifest, so a schedule continues. A
+ *       missing table or live WAL segment is refused ({@code MISSING_FILE}), as is a directory that holds a store's
+ *       files but no CURRENT. {@link #openReadOnly} does the same reading and changes nothing.</li>
  *   <li><b>Faults.</b> A damaged page, WAL record or manifest record is a {@link CorruptionException} naming
  *       the file and offset, never a wrong answer. A failed write I/O fails the call that hit it; a failed
  *       background flush or merge stops the store from taking writes (reads go on) until it is reopened, and
@@ -115,6 +117,8 @@ public final class LsmStore implements Closeable {
     private final BlockCache cache;
     private final DirectoryLock lock;
     private final Manifest manifest;
+    /** Opened by {@link #openReadOnly}: nothing is ever written, deleted or flushed. */
+    private final boolean readOnly;
     private final ExecutorService flusher;
     private final ExecutorService mergers;
 
@@ -178,8 +182,9 @@ public final class LsmStore implements Closeable {
     private final Histogram mergeBytes = new ConcurrentHistogram(3);
 
     private LsmStore(Path dir, StoreOptions options, FileLayer files, DirectoryLock lock,
-            Manifest manifest) {
+            Manifest manifest, boolean readOnly) {
         this.dir = dir;
+        this.readOnly = readOnly;
         this.options = options;
         this.policy = options.policy();
         this.files = files;
@@ -230,10 +235,7 @@ public final class LsmStore implements Closeable {
             Optional<PolicySwitch> switched = Optional.empty();
             if (files.exists(dir.resolve(StoreFiles.CURRENT))) {
                 recovered = Manifest.recover(dir, files);
-                if (!recovered.missingTables().isEmpty()) {
-                    throw new CorruptionException(recovered.manifest(), 0, Code.MISSING_FILE, "the manifest lists "
-                            + "SSTables " + recovered.missingTables() + ", which are not in " + dir);
-                }
+                checkRequiredFiles(recovered);
                 stored = OptionsFile.read(files, dir);
                 if (stored.isPresent()) {
                     switched = PolicySwitch.check(dir, recovered.set(), stored.get().policy(), options.policy());
@@ -244,7 +246,7 @@ public final class LsmStore implements Closeable {
                 clearAbandonedCreation(files, dir);
                 manifest = Manifest.create(dir, ComponentSet.empty(), options.manifest(), files);
             }
-            store = new LsmStore(dir, options, files, lock, manifest);
+            store = new LsmStore(dir, options, files, lock, manifest, false);
             store.policySwitch = switched;
             store.start(recovered);
             if (!stored.equals(Optional.of(options.stored()))) {
@@ -258,6 +260,62 @@ public final class LsmStore implements Closeable {
                 lock.close();
             }
             throw e;
+        }
+    }
+
+    /**
+     * Opens the store in {@code dir} for reading only: it changes nothing in the directory. It reads the manifest,
+     * opens the tables and replays the write-ahead log into memory, so reads see every write the store holds, but
+     * it writes no manifest, creates no log segment, deletes no orphan, cuts no torn tail, flushes nothing and
+     * starts no merge. It works on a read-only directory and on a full disk. It takes a shared lock (see
+     * {@link DirectoryLock#acquireShared}): it fails while the store is open for writing, and a store open
+     * read-only cannot be opened for writing. Every write, {@link #flush} and {@link #compactAll} throws
+     * {@link IllegalStateException}. The policy in {@code options} is not consulted.
+     *
+     * @throws java.nio.file.NoSuchFileException if {@code dir} holds no store (no CURRENT)
+     * @throws CorruptionException as {@link #open(Path, StoreOptions)}, for what it reads
+     * @throws IOException         if the store is open for writing, or an I/O operation fails
+     */
+    public static LsmStore openReadOnly(Path dir, StoreOptions options) throws IOException {
+        return openReadOnly(dir, options, FileLayer.of(options.device(), options.writeBytesPerSecond()));
+    }
+
+    /** As {@link #openReadOnly(Path, StoreOptions)}, reading through {@code files}. */
+    public static LsmStore openReadOnly(Path dir, StoreOptions options, FileLayer files) throws IOException {
+        DirectoryLock lock = DirectoryLock.acquireShared(dir.resolve(LOCK_FILE),
+                "the store in " + dir + " is open for writing (" + LOCK_FILE + " is locked)");
+        LsmStore store = null;
+        try {
+            Recovered recovered = Manifest.recover(dir, files);
+            checkRequiredFiles(recovered);
+            store = new LsmStore(dir, options, files, lock, Manifest.readOnly(recovered), true);
+            store.start(recovered);
+            return store;
+        } catch (IOException | RuntimeException | Error e) {
+            if (store != null) {
+                store.abandon();
+            } else {
+                lock.close();
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Refuses a store whose manifest requires files that are not there, tables or the live write-ahead-log
+     * segment: their data would be lost silently.
+     */
+    private static void checkRequiredFiles(Recovered recovered) throws CorruptionException {
+        if (!recovered.missingTables().isEmpty()) {
+            throw new CorruptionException(recovered.manifest(), 0, Code.MISSING_FILE, "the manifest lists "
+                    + "SSTables " + recovered.missingTables() + ", which are not in " + recovered.directory());
+        }
+        if (recovered.missingWalSegment().isPresent()) {
+            String name = StoreFiles.walName(recovered.missingWalSegment().getAsLong());
+            throw new CorruptionException(recovered.manifest(), 0, Code.MISSING_FILE, "the manifest's live "
+                    + "write-ahead-log segment " + name + " is not in " + recovered.directory() + ": the writes it "
+                    + "held that no table holds are lost. Restore the file if you can; 'bin/lsm repair --dir "
+                    + recovered.directory() + "' rebuilds the store from what is left (it deletes nothing)");
         }
     }
 
@@ -293,7 +351,8 @@ public final class LsmStore implements Closeable {
                     flushCount = Math.max(flushCount, t.maxFlushIndex());
                 }
             }
-            policyState = set.policy().filter(p -> p.name().equals(policy.name())).map(p -> {
+            // A read-only store never consults its policy, whose parameters may not be the store's own.
+            policyState = set.policy().filter(p -> !readOnly && p.name().equals(policy.name())).map(p -> {
                 try {
                     return policy.decodeState(p.state());
                 } catch (IllegalArgumentException e) {
@@ -309,9 +368,32 @@ public final class LsmStore implements Closeable {
         lastSequence = set.lastSequence();
         List<LiveMemTable> replayed = recovered == null ? List.of() : replay(recovered.walSegments(), set);
         visible.set(lastSequence);
+        if (readOnly) {
+            List<LiveMemTable> immutables = new ArrayList<>(replayed);
+            java.util.Collections.reverse(immutables);
+            mutex.lock();
+            try {
+                readView = new ReadView(new LiveMemTable(new MemTable(), 0, System.currentTimeMillis()), immutables,
+                        new Version(set, tables));
+            } finally {
+                mutex.unlock();
+            }
+            return;
+        }
         long walNumber = manifest.newFileNumber();
         if (options.walMode() != SyncMode.OFF) {
-            wal = WalWriter.create(files, dir.resolve(StoreFiles.walName(walNumber)), options.walMode());
+            Path segment = dir.resolve(StoreFiles.walName(walNumber));
+            try {
+                wal = WalWriter.create(files, segment, options.walMode());
+            } catch (IOException e) {
+                try {
+                    files.deleteIfExists(segment); // no edit names it yet: an empty or headerless file, nothing else
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+                throw new IOException("cannot create the write-ahead-log segment " + segment + " (removed): "
+                        + e.getMessage(), e);
+            }
             files.syncDirectory(dir);
             walSegments.add(walNumber);
         }
@@ -325,7 +407,7 @@ public final class LsmStore implements Closeable {
             mutex.unlock();
         }
         if (replayed.isEmpty()) {
-            ManifestEdit.Builder edit = ManifestEdit.builder().walNumber(walNumber);
+            ManifestEdit.Builder edit = oldestLiveWal(ManifestEdit.builder(), walNumber);
             if (policySwitch.isPresent()) { // otherwise the replayed MemTables' flushes record the new policy
                 edit.policy(policy.name(), policyState.encode());
             }
@@ -389,8 +471,10 @@ public final class LsmStore implements Closeable {
                 if (newest && e.code() == Code.TRUNCATED_HEADER) {
                     // Created, then the crash came before its header was on the device: it holds no write.
                     walSegments.remove(number);
-                    files.delete(segment);
-                    files.syncDirectory(dir);
+                    if (!readOnly) {
+                        files.delete(segment);
+                        files.syncDirectory(dir);
+                    }
                     continue;
                 }
                 throw e;
@@ -398,6 +482,9 @@ public final class LsmStore implements Closeable {
             if (tail.torn() && !newest) {
                 throw new CorruptionException(segment, tail.validEnd(), Code.TORN_TAIL, "write-ahead-log segment "
                         + "ends torn (" + tail.detail() + ") but a newer segment exists, so it was complete once");
+            }
+            if (readOnly) {
+                continue; // the torn tail, if any, was skipped in memory; the file stays as it is
             }
             try (FileChannel ch = files.open(segment, IoCause.WAL, StandardOpenOption.WRITE)) {
                 if (tail.torn()) {
@@ -552,6 +639,9 @@ public final class LsmStore implements Closeable {
     private void checkWritable() throws IOException {
         if (closed) {
             throw new IllegalStateException("the store in " + dir + " is closed");
+        }
+        if (readOnly) {
+            throw new IllegalStateException("the store in " + dir + " is open read-only");
         }
         rethrowBackgroundError();
     }
@@ -858,8 +948,8 @@ public final class LsmStore implements Closeable {
                         out.forEach(b::addTable);
                         if (p.withMemTable()) {
                             b.lastSequence(Math.max(current.lastSequence(), mem.maxSequence()))
-                                    .walNumber(Math.max(current.walNumber(), nextWal))
                                     .policy(policy.name(), state.encode());
+                            oldestLiveWal(b, Math.max(current.walNumber(), nextWal));
                         }
                         long inputBytes = 0;
                         manifest.append(b.build());
@@ -952,8 +1042,20 @@ public final class LsmStore implements Closeable {
             PolicyState state) {
         ManifestEdit.Builder b = ManifestEdit.builder();
         out.forEach(b::addTable);
-        return b.lastSequence(Math.max(current.lastSequence(), maxSequence))
-                .walNumber(Math.max(current.walNumber(), nextWal)).policy(policy.name(), state.encode()).build();
+        b.lastSequence(Math.max(current.lastSequence(), maxSequence)).policy(policy.name(), state.encode());
+        return oldestLiveWal(b, Math.max(current.walNumber(), nextWal)).build();
+    }
+
+    /**
+     * Records {@code number} as the oldest live write-ahead-log segment, and, with the log on, that the segment
+     * exists (it was created before any edit names it), so that an open or {@code verify} reports it missing.
+     */
+    private ManifestEdit.Builder oldestLiveWal(ManifestEdit.Builder b, long number) {
+        b.walNumber(number);
+        if (options.walMode() != SyncMode.OFF) {
+            b.walSegment(number);
+        }
+        return b;
     }
 
     /** Waits (measured) while the policy says merging lags. REQUIRES: the mutex. */
@@ -1296,6 +1398,9 @@ public final class LsmStore implements Closeable {
      * not reached because an earlier one got a job is asked by a later read. Never blocks the read.
      */
     private void considerMaterializing(List<TableHandle> met) {
+        if (readOnly) {
+            return;
+        }
         List<Long> fresh = new ArrayList<>(met.size());
         for (TableHandle v : met) {
             if (virtualReadsAsked.add(v.fileNumber())) {
@@ -1866,6 +1971,14 @@ public final class LsmStore implements Closeable {
      */
     @Override
     public void close() throws IOException {
+        if (readOnly) {
+            synchronized (this) {
+                if (!closed) {
+                    abandon();
+                }
+            }
+            return;
+        }
         writeLock.lock();
         try {
             if (closed) {

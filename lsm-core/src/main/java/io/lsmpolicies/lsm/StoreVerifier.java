@@ -31,6 +31,8 @@ import java.util.List;
  *   <li>the manifest cannot be recovered: no CURRENT, a damaged record other than the last, an edit that does
  *       not apply (see {@link Manifest#recover});</li>
  *   <li>a table the manifest lists is missing, or its file size differs from the manifest's {@code fileBytes};</li>
+ *   <li>the live write-ahead-log segment the manifest requires ({@link ComponentSet#requiredWalSegment()}) is
+ *       missing;</li>
  *   <li>anything {@link SSTableVerifier} finds in a live table: a page checksum, page types, key order inside and
  *       across pages, separator keys, the Bloom filter against the contents, the file's own metadata;</li>
  *   <li>a table's metadata (entries, tombstones, min/max key, sequences, flush range, times) differs from the
@@ -126,6 +128,8 @@ public final class StoreVerifier {
                     + set.table(missing).map(t -> "at level " + t.level())
                             .orElse("as a parent of a virtual table") + " but missing");
         }
+        recovered.missingWalSegment().ifPresent(n -> problems.add(StoreFiles.walName(n) + ": the manifest's live "
+                + "write-ahead-log segment (the writes not yet in a table) is missing"));
         List<TableCheck> tables = new ArrayList<>();
         List<TableRecord> files = new ArrayList<>(set.parents().values()); // virtual tables' parents: real files
         files.sort(Comparator.comparingLong(TableRecord::fileNumber));

@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -70,24 +69,6 @@ class StoreRepairTest {
         }
     }
 
-    /** Every file of {@code dir} but the lock file, by name, with its bytes (subdirectories by their files). */
-    static TreeMap<String, byte[]> snapshot(Path dir) throws IOException {
-        TreeMap<String, byte[]> out = new TreeMap<>();
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) files::iterator) {
-                if (Files.isRegularFile(p) && !p.getFileName().toString().equals(LsmStore.LOCK_FILE)) {
-                    out.put(dir.relativize(p).toString(), Files.readAllBytes(p));
-                }
-            }
-        }
-        return out;
-    }
-
-    static void assertSameFiles(TreeMap<String, byte[]> before, TreeMap<String, byte[]> after) {
-        assertThat(after.keySet()).containsExactlyElementsOf(before.keySet());
-        before.forEach((name, bytes) -> assertThat(after.get(name)).as(name).isEqualTo(bytes));
-    }
-
     private static void assertHolds(LsmStore store, TreeMap<String, String> model) throws IOException {
         for (Map.Entry<String, String> e : model.entrySet()) {
             byte[] value = store.get(e.getKey().getBytes(UTF_8));
@@ -112,7 +93,7 @@ class StoreRepairTest {
         Path dir = tmp.resolve("db");
         TreeMap<String, String> model = crashImage(policy, dir);
         Files.delete(dir.resolve(StoreFiles.CURRENT));
-        TreeMap<String, byte[]> before = snapshot(dir);
+        TreeMap<String, byte[]> before = DirectoryContents.of(dir);
         String someTable = EngineTestSupport.filesEndingWith(dir, ".sst").get(0).getFileName().toString();
 
         assertThatThrownBy(() -> LsmStore.open(dir, options(policy)))
@@ -120,7 +101,7 @@ class StoreRepairTest {
                         e -> assertThat(e.code()).isEqualTo(CorruptionException.Code.MISSING_FILE))
                 .hasMessageContaining(someTable).hasMessageContaining(".log").hasMessageContaining("no CURRENT")
                 .hasMessageContaining("bin/lsm repair --dir " + dir);
-        assertSameFiles(before, snapshot(dir));
+        DirectoryContents.assertSame(before, DirectoryContents.of(dir));
 
         StoreRepair.Report report = StoreRepair.repair(dir, options(policy));
         assertThat(report.damaged()).isZero();
@@ -130,7 +111,7 @@ class StoreRepairTest {
         assertThat(report.walSegments()).isNotEmpty();
         assertThat(report.walSegments().stream().mapToLong(StoreRepair.Segment::records).sum()).isGreaterThan(0);
         // nothing deleted: every file is in the directory or set aside, byte for byte
-        TreeMap<String, byte[]> after = snapshot(dir);
+        TreeMap<String, byte[]> after = DirectoryContents.of(dir);
         for (StoreRepair.SetAside a : report.setAside()) {
             assertThat(after.get(a.to())).as(a.file()).isEqualTo(before.get(a.file()));
         }
@@ -223,10 +204,10 @@ class StoreRepairTest {
                 Files.delete(p); // CURRENT, the table and the log gone: only manifests are left
             }
         }
-        TreeMap<String, byte[]> before = snapshot(dir);
+        TreeMap<String, byte[]> before = DirectoryContents.of(dir);
 
         assertThatThrownBy(() -> LsmStore.open(dir, options("no-merge"))).isInstanceOf(CorruptionException.class)
                 .hasMessageContaining("MANIFEST-");
-        assertSameFiles(before, snapshot(dir));
+        DirectoryContents.assertSame(before, DirectoryContents.of(dir));
     }
 }

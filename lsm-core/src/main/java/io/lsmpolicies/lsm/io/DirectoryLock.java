@@ -47,9 +47,45 @@ public final class DirectoryLock implements Closeable {
         return new DirectoryLock(channel, lock);
     }
 
+    /**
+     * A shared lock on the directory of {@code lockFile}, for a reader that writes nothing: it opens the file for
+     * reading only (so it works on a read-only directory or a full disk) and never creates it. Any number of
+     * shared locks may be held at once, in different processes; an exclusive {@link #acquire} waits for none and
+     * fails while one is held, and a shared one fails while an exclusive one is held. If the file does not exist
+     * no process has the directory open through {@link #acquire} (which creates it first), and the returned lock
+     * holds nothing.
+     *
+     * @throws IOException with {@code whenHeld} if an exclusive lock is held (or any lock by this process)
+     */
+    public static DirectoryLock acquireShared(Path lockFile, String whenHeld) throws IOException {
+        FileChannel channel;
+        try {
+            channel = FileChannel.open(lockFile, StandardOpenOption.READ);
+        } catch (java.nio.file.NoSuchFileException e) {
+            return new DirectoryLock(null, null);
+        }
+        FileLock lock;
+        try {
+            lock = channel.tryLock(0, Long.MAX_VALUE, true);
+        } catch (OverlappingFileLockException e) {
+            lock = null;
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
+        }
+        if (lock == null) {
+            channel.close();
+            throw new IOException(whenHeld);
+        }
+        return new DirectoryLock(channel, lock);
+    }
+
     /** Releases the lock and closes its file. */
     @Override
     public void close() throws IOException {
+        if (channel == null) {
+            return;
+        }
         try {
             lock.release();
         } finally {

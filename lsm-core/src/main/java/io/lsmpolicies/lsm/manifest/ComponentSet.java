@@ -34,7 +34,7 @@ public final class ComponentSet {
     private static final Comparator<TableRecord> BY_MIN_KEY =
             ((Comparator<TableRecord>) TableRecord::compareMinKey).thenComparingLong(TableRecord::fileNumber);
 
-    private static final ComponentSet EMPTY = new ComponentSet(List.of(), Map.of(), Map.of(), null, 1, 0, 0);
+    private static final ComponentSet EMPTY = new ComponentSet(List.of(), Map.of(), Map.of(), null, 1, 0, 0, 0);
 
     private final List<List<TableRecord>> levels;
     private final Map<Long, TableRecord> byNumber;
@@ -43,10 +43,11 @@ public final class ComponentSet {
     private final long nextFileNumber;
     private final long lastSequence;
     private final long walNumber;
+    private final long walSegment;
 
     private ComponentSet(List<List<TableRecord>> levels, Map<Long, TableRecord> byNumber,
             Map<Long, TableRecord> parents, PolicyRecord policy, long nextFileNumber, long lastSequence,
-            long walNumber) {
+            long walNumber, long walSegment) {
         this.levels = levels;
         this.byNumber = byNumber;
         this.parents = parents;
@@ -54,6 +55,7 @@ public final class ComponentSet {
         this.nextFileNumber = nextFileNumber;
         this.lastSequence = lastSequence;
         this.walNumber = walNumber;
+        this.walSegment = walSegment;
     }
 
     /** No tables, no policy, {@code nextFileNumber} 1, {@code lastSequence} 0, {@code walNumber} 0. */
@@ -93,6 +95,7 @@ public final class ComponentSet {
         long next = counter("nextFileNumber", nextFileNumber, edit.nextFileNumber());
         long sequence = counter("lastSequence", lastSequence, edit.lastSequence());
         long wal = counter("walNumber", walNumber, edit.walNumber());
+        long segment = counter("walSegment", walSegment, edit.walSegment());
 
         Map<Long, TableRecord> live = new HashMap<>(byNumber);
         live.keySet().removeAll(removed);
@@ -166,7 +169,7 @@ public final class ComponentSet {
             frozen.add(List.copyOf(level));
         }
         return new ComponentSet(List.copyOf(frozen), Collections.unmodifiableMap(live),
-                Collections.unmodifiableMap(parentsAfter), edit.policy().orElse(policy), next, sequence, wal);
+                Collections.unmodifiableMap(parentsAfter), edit.policy().orElse(policy), next, sequence, wal, segment);
     }
 
     private static long counter(String name, long current, OptionalLong value) {
@@ -216,7 +219,11 @@ public final class ComponentSet {
         if (policy != null) {
             b.policy(policy);
         }
-        return b.nextFileNumber(nextFileNumber).lastSequence(lastSequence).walNumber(walNumber).build();
+        b.nextFileNumber(nextFileNumber).lastSequence(lastSequence).walNumber(walNumber);
+        if (walSegment > 0) {
+            b.walSegment(walSegment);
+        }
+        return b.build();
     }
 
     /** The levels, index = level number; level 0 newest first, deeper levels by {@code minKey}. Unmodifiable. */
@@ -276,10 +283,21 @@ public final class ComponentSet {
         return walNumber;
     }
 
+    /**
+     * The write-ahead-log segment that must exist, or 0 if none: the oldest live segment ({@link #walNumber()})
+     * when the store recorded that it created it (its log was on). Its records are not in any table yet, so a
+     * store without it has lost them. With the log off, or in a manifest written before segments were recorded,
+     * no segment is required.
+     */
+    public long requiredWalSegment() {
+        return walNumber > 0 && walSegment == walNumber ? walNumber : 0;
+    }
+
     @Override
     public boolean equals(Object o) {
         return o instanceof ComponentSet c && levels.equals(c.levels) && Objects.equals(policy, c.policy)
-                && nextFileNumber == c.nextFileNumber && lastSequence == c.lastSequence && walNumber == c.walNumber;
+                && nextFileNumber == c.nextFileNumber && lastSequence == c.lastSequence && walNumber == c.walNumber
+                && walSegment == c.walSegment;
     }
 
     @Override
@@ -291,7 +309,8 @@ public final class ComponentSet {
     @Override
     public String toString() {
         StringBuilder s = new StringBuilder("ComponentSet[next=").append(nextFileNumber).append(", lastSequence=")
-                .append(lastSequence).append(", wal=").append(walNumber).append(", policy=")
+                .append(lastSequence).append(", wal=").append(walNumber).append(", walSegment=").append(walSegment)
+                .append(", policy=")
                 .append(policy == null ? "none" : policy.name());
         for (int i = 0; i < levels.size(); i++) {
             s.append(", L").append(i).append('=');

@@ -30,8 +30,11 @@ import java.util.function.ObjLongConsumer;
  * id 6 WAL_NUMBER       u64                                                    -- at most once
  * id 7 ADD_VIRTUAL_TABLE table (as ADD_TABLE) | parentCount u32 | parentCount x table (as ADD_TABLE)
  *                                                          -- once per added virtual table, after the real ones
+ * id 8 WAL_SEGMENT      u64                                                    -- at most once
  * </pre>
- * A build without tag 7 refuses an edit that has one ({@code UNKNOWN_TAG}): it could not read the store.
+ * A build without tag 7 refuses an edit that has one ({@code UNKNOWN_TAG}): it could not read the store. The same
+ * holds for tag 8, which a store with its log on writes beside every {@code WAL_NUMBER}: an older build would not
+ * know that the segment must exist.
  */
 public enum EditTag {
     /** One table added by the edit; repeated, in the edit's order. */
@@ -135,7 +138,9 @@ public enum EditTag {
             in.position(end);
             into.addTable(t);
         }
-    };
+    },
+    /** A write-ahead-log segment the store created; while it is the oldest live one it must exist. */
+    WAL_SEGMENT(8, ManifestEdit::walSegment, ManifestEdit.Builder::walSegment);
 
     /** The fewest bytes an encoded table takes (empty keys). */
     private static final int MIN_TABLE_BYTES = 8 + 4 + 8 * 3 + 4 + 4 + 8 * 7;

@@ -42,6 +42,8 @@ public final class Manifest implements Closeable {
     private final ManifestOptions options;
     private final FileLayer files;
     private LogWriter writer;
+    /** The manifest file a read-only manifest was read from; null for a writable one. */
+    private Path readOnlyPath;
     private long manifestNumber;
     private volatile ComponentSet current;
     private long nextFileNumber;
@@ -100,6 +102,17 @@ public final class Manifest implements Closeable {
                 recovered.nextFreeFileNumber());
         m.startManifest(recovered.set());
         deleteQuietly(files, recovered.manifest());
+        return m;
+    }
+
+    /**
+     * A manifest over {@code recovered} that writes nothing: {@link #current()} is the recovered set and every
+     * {@link #append} or {@link #newFileNumber} is refused. For a store opened read-only.
+     */
+    public static Manifest readOnly(Recovered recovered) {
+        Manifest m = new Manifest(recovered.directory(), ManifestOptions.DEFAULTS, FileLayer.plain(), recovered.set(),
+                recovered.nextFreeFileNumber());
+        m.readOnlyPath = recovered.manifest();
         return m;
     }
 
@@ -212,9 +225,11 @@ public final class Manifest implements Closeable {
 
     /**
      * Writes a new manifest holding a snapshot of {@code base} (with {@code nextFileNumber} past the manifest's
-     * own number), syncs it, swings CURRENT to it, then closes and deletes the previous manifest. If anything
-     * fails the new file is left in place: CURRENT may already name it, and otherwise recovery lists it as an
-     * orphan. REQUIRES: the monitor is held, or the object is not yet published.
+     * own number), syncs it, swings CURRENT to it, then closes and deletes the previous manifest. If writing the
+     * new manifest or {@code CURRENT.tmp} fails, both are deleted (CURRENT cannot name the new file yet), so a full
+     * disk leaves no empty manifest behind; if the rename or the directory sync fails, the new file is left in
+     * place: CURRENT may already name it, and otherwise recovery lists it as an orphan. Either error names the
+     * file it failed on and keeps the cause. REQUIRES: the monitor is held, or the object is not yet published.
      */
     private void startManifest(ComponentSet base) throws IOException {
         nextFileNumber = Math.max(nextFileNumber, base.nextFileNumber());
@@ -226,16 +241,41 @@ public final class Manifest implements Closeable {
                     + "record limit of " + MAX_RECORD_BYTES + " bytes");
         }
         String name = StoreFiles.manifestName(number);
-        LogWriter next = LogWriter.create(files, dir.resolve(name), LogKind.MANIFEST, MAX_RECORD_BYTES);
+        Path path = dir.resolve(name);
+        LogWriter next = null;
         try {
+            next = LogWriter.create(files, path, LogKind.MANIFEST, MAX_RECORD_BYTES);
             next.append(snapshot);
             next.sync();
-            StoreFiles.writeCurrent(files, dir, name);
+            StoreFiles.writeCurrentTemp(files, dir, name);
+        } catch (FileAlreadyExistsException e) {
+            throw e; // not ours to delete (the numbers are fresh, so this is not a store's own file)
+        } catch (IOException | RuntimeException e) {
+            if (next != null) {
+                try {
+                    next.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            deleteQuietly(files, path);
+            deleteQuietly(files, dir.resolve(StoreFiles.CURRENT + StoreFiles.TEMP_SUFFIX));
+            if (e instanceof IOException io) {
+                throw new IOException("cannot write the manifest " + path + " (removed): " + io.getMessage(), io);
+            }
+            throw e;
+        }
+        try {
+            StoreFiles.installCurrent(files, dir);
         } catch (IOException | RuntimeException e) {
             try {
                 next.close();
             } catch (IOException suppressed) {
                 e.addSuppressed(suppressed);
+            }
+            if (e instanceof IOException io) {
+                throw new IOException("cannot point " + dir.resolve(StoreFiles.CURRENT) + " at the manifest " + name
+                        + ": " + io.getMessage(), io);
             }
             throw e;
         }
@@ -273,6 +313,9 @@ public final class Manifest implements Closeable {
         if (closed) {
             throw new IllegalStateException("the manifest of " + dir + " is closed");
         }
+        if (readOnlyPath != null) {
+            throw new IllegalStateException("the manifest of " + dir + " was opened read-only");
+        }
         return nextFileNumber++;
     }
 
@@ -283,12 +326,15 @@ public final class Manifest implements Closeable {
 
     /** The live manifest file (changes when the manifest rolls). */
     public synchronized Path path() {
-        return writer.path();
+        return readOnlyPath != null ? readOnlyPath : writer.path();
     }
 
     private void checkUsable() throws IOException {
         if (closed) {
             throw new IllegalStateException("the manifest of " + dir + " is closed");
+        }
+        if (readOnlyPath != null) {
+            throw new IllegalStateException("the manifest of " + dir + " was opened read-only");
         }
         if (failure != null) {
             throw new IOException("the manifest of " + dir + " failed earlier (" + failure.getMessage()
@@ -301,7 +347,9 @@ public final class Manifest implements Closeable {
     public synchronized void close() throws IOException {
         if (!closed) {
             closed = true;
-            writer.close();
+            if (writer != null) {
+                writer.close();
+            }
         }
     }
 }

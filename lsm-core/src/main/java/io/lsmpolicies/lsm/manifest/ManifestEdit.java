@@ -33,9 +33,12 @@ import java.util.Set;
  * @param nextFileNumber the next file number to hand out, {@code >= 1}, if changed
  * @param lastSequence   the last sequence number, {@code >= 0}, if changed
  * @param walNumber      the oldest live write-ahead log's number, {@code >= 0}, if changed
+ * @param walSegment     the number of a write-ahead-log segment the store created (its log is on), {@code >= 0}, if
+ *                       changed: while it equals {@code walNumber}, that segment must exist (see
+ *                       {@link ComponentSet#requiredWalSegment()})
  */
 public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional<PolicyRecord> policy,
-        OptionalLong nextFileNumber, OptionalLong lastSequence, OptionalLong walNumber) {
+        OptionalLong nextFileNumber, OptionalLong lastSequence, OptionalLong walNumber, OptionalLong walSegment) {
 
     /** The version byte every encoded edit starts with. */
     public static final int FORMAT_VERSION = 2;
@@ -47,7 +50,8 @@ public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional
     public ManifestEdit {
         added = List.copyOf(added);
         removed = List.copyOf(removed);
-        if (policy == null || nextFileNumber == null || lastSequence == null || walNumber == null) {
+        if (policy == null || nextFileNumber == null || lastSequence == null || walNumber == null
+                || walSegment == null) {
             throw new IllegalArgumentException("absent fields are Optional.empty(), not null");
         }
         Set<Long> seen = new HashSet<>();
@@ -65,6 +69,7 @@ public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional
         atLeast("nextFileNumber", nextFileNumber, 1);
         atLeast("lastSequence", lastSequence, 0);
         atLeast("walNumber", walNumber, 0);
+        atLeast("walSegment", walSegment, 0);
     }
 
     private static void atLeast(String name, OptionalLong value, long min) {
@@ -79,7 +84,7 @@ public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional
 
     /** This edit with {@code nextFileNumber} set to {@code value}, everything else unchanged. */
     public ManifestEdit withNextFileNumber(long value) {
-        return new ManifestEdit(added, removed, policy, OptionalLong.of(value), lastSequence, walNumber);
+        return new ManifestEdit(added, removed, policy, OptionalLong.of(value), lastSequence, walNumber, walSegment);
     }
 
     /** The record payload: the version byte and the tagged fields. */
@@ -155,6 +160,7 @@ public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional
         private Long nextFileNumber;
         private Long lastSequence;
         private Long walNumber;
+        private Long walSegment;
 
         private Builder() {
         }
@@ -194,6 +200,12 @@ public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional
             return this;
         }
 
+        /** A segment the store created, to be recorded with {@code walNumber} when the log is on. */
+        public Builder walSegment(long value) {
+            walSegment = once("walSegment", walSegment, value);
+            return this;
+        }
+
         private static <T> T once(String name, T current, T value) {
             if (current != null) {
                 throw new IllegalArgumentException(name + " is set twice in one edit");
@@ -204,7 +216,7 @@ public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional
         /** @throws IllegalArgumentException as {@link ManifestEdit}'s constructor */
         public ManifestEdit build() {
             return new ManifestEdit(added, removed, Optional.ofNullable(policy), optional(nextFileNumber),
-                    optional(lastSequence), optional(walNumber));
+                    optional(lastSequence), optional(walNumber), optional(walSegment));
         }
 
         private static OptionalLong optional(Long value) {

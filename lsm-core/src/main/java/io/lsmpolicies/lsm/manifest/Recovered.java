@@ -41,6 +41,20 @@ public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail
     }
 
     /**
+     * The write-ahead-log segment the manifest requires ({@link ComponentSet#requiredWalSegment()}) if it is not in
+     * the directory: the writes it held that no table holds are lost. Empty if none is required or it is there.
+     */
+    public OptionalLong missingWalSegment() {
+        long required = set.requiredWalSegment();
+        if (required == 0) {
+            return OptionalLong.empty();
+        }
+        String name = StoreFiles.walName(required);
+        return walSegments.stream().anyMatch(p -> p.getFileName().toString().equals(name)) ? OptionalLong.empty()
+                : OptionalLong.of(required);
+    }
+
+    /**
      * Deletes every orphan (those already gone are skipped), then forces the directory.
      *
      * <p>REQUIRES: no append runs meanwhile (a roll writes {@code CURRENT.tmp}, which may be in the list), and

@@ -99,6 +99,12 @@ public final class StoreFiles {
      * <p>The directory sync is {@link FileLayer#syncDirectory}'s (skipped on Windows).
      */
     static void writeCurrent(FileLayer files, Path dir, String manifestName) throws IOException {
+        writeCurrentTemp(files, dir, manifestName);
+        installCurrent(files, dir);
+    }
+
+    /** The first half of {@link #writeCurrent}: writes and forces {@code CURRENT.tmp}; CURRENT is unchanged. */
+    static void writeCurrentTemp(FileLayer files, Path dir, String manifestName) throws IOException {
         Path tmp = dir.resolve(CURRENT + TEMP_SUFFIX);
         byte[] content = (manifestName + "\n").getBytes(StandardCharsets.US_ASCII);
         try (FileChannel ch = files.open(tmp, IoCause.MANIFEST, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
@@ -109,7 +115,11 @@ public final class StoreFiles {
             }
             ch.force(true);
         }
-        files.moveAtomically(tmp, dir.resolve(CURRENT));
+    }
+
+    /** The second half of {@link #writeCurrent}: renames {@code CURRENT.tmp} over CURRENT, syncs the directory. */
+    static void installCurrent(FileLayer files, Path dir) throws IOException {
+        files.moveAtomically(dir.resolve(CURRENT + TEMP_SUFFIX), dir.resolve(CURRENT));
         files.syncDirectory(dir);
     }
 

@@ -33,6 +33,7 @@ class ManifestEditTest {
             case NEXT_FILE_NUMBER -> b.nextFileNumber(Long.MAX_VALUE);
             case LAST_SEQUENCE -> b.lastSequence(0);
             case WAL_NUMBER -> b.walNumber(77);
+            case WAL_SEGMENT -> b.walSegment(78);
             case ADD_VIRTUAL_TABLE -> b.addTable(TableRecord.virtual(9, 2, 123, List.of(table(3, 0, "", "\u00ff"),
                     table(5, 1, "b", "c")))).addTable(TableRecord.virtual(10, 1, 0, List.of(table(6, 1, "x", "y"))));
             default -> throw new AssertionError(tag);
@@ -85,7 +86,7 @@ class ManifestEditTest {
     void tagIdsAreStableAndDistinct() {
         Map<EditTag, Integer> persistent = Map.of(EditTag.ADD_TABLE, 1, EditTag.REMOVE_FILE, 2, EditTag.POLICY, 3,
                 EditTag.NEXT_FILE_NUMBER, 4, EditTag.LAST_SEQUENCE, 5, EditTag.WAL_NUMBER, 6,
-                EditTag.ADD_VIRTUAL_TABLE, 7);
+                EditTag.ADD_VIRTUAL_TABLE, 7, EditTag.WAL_SEGMENT, 8);
         assertThat(EditTag.values()).hasSize(persistent.size());
         Set<Integer> ids = new HashSet<>();
         for (EditTag tag : EditTag.values()) {
@@ -94,7 +95,7 @@ class ManifestEditTest {
             assertThat(EditTag.byId(tag.id())).isEqualTo(tag);
         }
         assertThat(EditTag.byId(0)).isNull();
-        assertThat(EditTag.byId(8)).isNull();
+        assertThat(EditTag.byId(9)).isNull();
     }
 
     @Test
