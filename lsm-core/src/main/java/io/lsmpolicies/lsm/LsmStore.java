@@ -385,12 +385,7 @@ public final class LsmStore implements Closeable {
             Path segment = dir.resolve(StoreFiles.walName(walNumber));
             try {
                 wal = WalWriter.create(files, segment, options.walMode());
-            } catch (IOException e) {
-                try {
-                    files.deleteIfExists(segment); // no edit names it yet: an empty or headerless file, nothing else
-                } catch (IOException suppressed) {
-                    e.addSuppressed(suppressed);
-                }
+            } catch (IOException e) { // LogWriter.create has removed the file: no edit names it yet
                 throw new IOException("cannot create the write-ahead-log segment " + segment + " (removed): "
                         + e.getMessage(), e);
             }

@@ -158,12 +158,17 @@ class StoreRepairTest {
         }
     }
 
-    @Test
-    void aStoreWhoseManifestIsMissingIsRebuilt() throws Exception {
+    @ParameterizedTest
+    @ValueSource(booleans = {true, false})
+    void aStoreWhoseManifestIsMissingOrDamagedIsRebuilt(boolean missing) throws Exception {
         Path dir = tmp.resolve("db");
         TreeMap<String, String> model = crashImage("binomial:k=3", dir);
         String manifest = Files.readString(dir.resolve(StoreFiles.CURRENT)).strip();
-        Files.delete(dir.resolve(manifest));
+        if (missing) {
+            Files.delete(dir.resolve(manifest));
+        } else {
+            EngineTestSupport.flip(dir.resolve(manifest), 30); // inside the first record (the snapshot)
+        }
         assertThatThrownBy(() -> LsmStore.open(dir, options("binomial:k=3")))
                 .isInstanceOf(CorruptionException.class).hasMessageContaining(manifest);
 

@@ -31,6 +31,8 @@ import java.util.List;
  */
 public final class AbandonedCreation {
     private static final long FIRST_MANIFEST = ComponentSet.empty().nextFileNumber();
+    /** Where {@code StoreRepair} moves the files it does not use (its {@code SET_ASIDE}). */
+    private static final String SET_ASIDE = "set-aside";
 
     private AbandonedCreation() {
     }
@@ -53,6 +55,10 @@ public final class AbandonedCreation {
         for (Path p : files.list(dir)) {
             String name = p.getFileName().toString();
             if (name.equals(ignored)) {
+                continue;
+            }
+            if (name.equals(SET_ASIDE) && Files.isDirectory(p)) { // a repair that did not finish
+                storeData.add(name + "/");
                 continue;
             }
             boolean storeName = StoreFiles.manifestNumber(name).isPresent() || StoreFiles.tableNumber(name).isPresent()
