@@ -28,7 +28,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Delayed compaction against the leveled policy it wraps (issue 5; Pan et al., JCST 2017, section 4): the same
+ * Delayed compaction against the leveled policy it wraps (Pan et al., JCST 2017, section 4): the same
  * store settings and the same operations, one policy after the other (alternating over rounds), each on a fresh
  * directory of the same disk.
  * <ol>

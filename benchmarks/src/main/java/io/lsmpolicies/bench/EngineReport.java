@@ -31,7 +31,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The engine's performance report (issue #3, docs/performance.md): in one run, on one disk,
+ * The engine's performance report (docs/performance.md): in one run, on one disk,
  * <ol>
  *   <li>the disk's sequential write bandwidth, measured with {@code dd ... conv=fdatasync};</li>
  *   <li>the merge write rate alone: {@code compactAll} of the loaded store, output bytes over its time;</li>

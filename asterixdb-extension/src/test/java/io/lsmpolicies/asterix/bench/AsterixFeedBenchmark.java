@@ -22,7 +22,7 @@ import java.util.stream.Stream;
  * {@code bin/bench-feed-asterix}: the ingest rate of a stock AsterixDB 0.9.8 node (embedded in this JVM: a CC and
  * one NC with two iodevices, AsterixDB's own {@code NCApplication}, no extension) fed through its own
  * {@code socket_adapter} with the same bytes and the same number of connections as our {@code bin/bench-feed}
- * sends to our node server (issue 6).
+ * sends to our node server.
  *
  * <p>Per round, on the running cluster: a fresh dataset {@code usertable_<r>} ({@code YCSB_KEY} string primary key,
  * open type) and a feed with one socket per connection on the NC; each connection's share of the records is

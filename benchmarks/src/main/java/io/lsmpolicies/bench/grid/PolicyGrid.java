@@ -29,8 +29,8 @@ import picocli.CommandLine.Option;
         description = {"Runs the merge-policy grid (policy x k x device) of Mao et al. under YCSB and writes CSV and "
                 + "plots (docs/benchmarks.md).", "Presets: quick (the default; a few policies and peers, minutes), "
                 + "paper (every stack policy at k = 3..10, tiered and leveled at B = 4..32, peers, three devices; "
-                + "hours), asterixdb (AsterixDB's LSM B-tree with its prefix policy and with ours through the adapter, "
-                + "issue 8). Options given after the preset override it."})
+                + "hours), asterixdb (AsterixDB's LSM B-tree with its prefix policy and with ours through the adapter). "
+                + "Options given after the preset override it."})
 public final class PolicyGrid implements Callable<Integer> {
     @Option(names = "--preset", description = "quick, paper or asterixdb (default ${DEFAULT-VALUE})",
             defaultValue = "quick")

@@ -32,7 +32,7 @@ import java.util.stream.Stream;
 
 /**
  * {@code bin/bench-feed}: feed ingest rate against an embedded load of the same records, in one run, on the same
- * disk (issue 6). Records are YCSB-like: key {@code user<i>}, 10 fields {@code field0..field9} of 100 bytes each,
+ * disk. Records are YCSB-like: key {@code user<i>}, 10 fields {@code field0..field9} of 100 bytes each,
  * sent as ADM {@code hex("...")} (about 2 KB of text, 1 KB of data), back to back with no newline, as AsterixDB's
  * YCSB client sends them.
  * <ol>

@@ -26,7 +26,7 @@ import java.util.function.Predicate;
 
 /**
  * Reads an {@link ApiRequest} from an HTTP method and request target. A pure function of its arguments: it
- * touches no store and no channel, so it is fuzzed on its own (issue 9, {@code ParserFuzzTest#httpRequest}). A
+ * touches no store and no channel, so it is fuzzed on its own ({@code ParserFuzzTest#httpRequest}). A
  * request either parses or is refused with an {@link ApiRequestException} carrying the status to answer (400 bad
  * parameter, 404 unknown resource, 405 method not allowed); no other exception escapes.
  */

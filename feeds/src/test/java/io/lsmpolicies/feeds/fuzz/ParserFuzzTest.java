@@ -22,7 +22,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Fuzz targets for what the node server reads from outside (issue 9): the record framer, the ADM and JSON
+ * Fuzz targets for what the node server reads from outside: the record framer, the ADM and JSON
  * parsers, the stored-value decoder, the cluster descriptor parser and the HTTP API's request parser. Each input is
  * accepted or refused with the component's typed error; any other exception, a hang or an out-of-memory is a bug.
  * The default build replays the saved inputs under

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue 9: unless the descriptor names an address, the HTTP API and the feeds listen on 127.0.0.1 only. */
+/** Unless the descriptor names an address, the HTTP API and the feeds listen on 127.0.0.1 only. */
 @Timeout(60)
 class BindAddressTest {
     @TempDir

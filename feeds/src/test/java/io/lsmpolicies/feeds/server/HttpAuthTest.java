@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9: the HTTP operations that change state ({@code DELETE} a record, {@code POST} a flush) and the
+ * The HTTP operations that change state ({@code DELETE} a record, {@code POST} a flush) and the
  * optional shared-secret token that guards them.
  */
 @Timeout(60)

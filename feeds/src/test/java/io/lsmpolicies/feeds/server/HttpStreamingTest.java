@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9, hardened HTTP server: a range answer is streamed as the client takes it, so a client that never reads
+ * The hardened HTTP server: a range answer is streamed as the client takes it, so a client that never reads
  * holds a bounded amount of server memory and is closed by the idle timeout; idle connections are closed; the
  * number of connections is capped.
  */

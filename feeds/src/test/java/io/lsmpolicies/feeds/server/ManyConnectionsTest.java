@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Many concurrent connections through the node server (issue 6, "What to show"): 16 clients each stream 2,000
+ * Many concurrent connections through the node server: 16 clients each stream 2,000
  * YCSB-format ADM records over their own socket, in random-sized writes that cut records anywhere, at the same
  * time, into a feed with two event-loop threads, two writer threads and a small queue (so reading pauses and
  * resumes). Afterwards, over HTTP: the count is exactly 32,000 across both partitions, the feed's statistics show

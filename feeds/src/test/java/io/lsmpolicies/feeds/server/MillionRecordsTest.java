@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 6: one million records through the socket feed (four concurrent connections, the AsterixDB YCSB client's
+ * One million records through the socket feed (four concurrent connections, the AsterixDB YCSB client's
  * back-to-back format, a node of two partitions), every count checked over the HTTP API, before and after a
  * graceful restart.
  */

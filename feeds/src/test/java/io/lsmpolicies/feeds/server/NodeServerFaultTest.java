@@ -42,7 +42,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Fault injection under the node server (issue 9): dataset {@code a}'s store runs on a fault-injecting file layer,
+ * Fault injection under the node server: dataset {@code a}'s store runs on a fault-injecting file layer,
  * and in the middle of a feed ingest with acknowledgements (1,000 records acknowledged, then a stream that goes on
  * until the server closes it) a WAL sync, or a background flush's SSTable write, fails.
  * Meanwhile another feed ingests into dataset {@code b}. The server must stay up; the connection to {@code a}'s

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The node server killed with SIGKILL and restarted loses no acknowledged record (issue 6, "What to show"). The
+ * The node server killed with SIGKILL and restarted loses no acknowledged record. The
  * test writes a descriptor (feed with {@code acks = true}, {@code storage.wal.mode = sync}, free ports), runs
  * {@link LsmServer} in a child JVM, streams YCSB-format ADM records ({@code {"YCSB_KEY":"user<i>",
  * "field0":hex("..")}} back to back, no newline) over a socket while reading the {@code {"acked":N}} lines, and

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 9: TLS on the HTTP API (a PKCS#12 keystore) and on a feed (PEM certificate and key), with keys made by
+ * TLS on the HTTP API (a PKCS#12 keystore) and on a feed (PEM certificate and key), with keys made by
  * the JDK's {@code keytool} at test time; and the descriptor errors of a bad TLS setup.
  */
 @Timeout(120)
