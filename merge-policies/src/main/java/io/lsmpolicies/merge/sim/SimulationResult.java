@@ -22,6 +22,14 @@ import java.util.Map;
  * @param merges                      number of merges run
  * @param transientSpaceAmplification the largest (bytes of all SSTables, merge inputs and output together
  *                                    during a merge) / (bytes flushed so far)
+ * @param reads                       the read-count source, e.g. {@code constant:0} (reads after each flush)
+ * @param readCostBytes               the bytes one read's probe of one SSTable costs
+ * @param mergeCost                   the model's merge cost in bytes: the SSTables new after each step (a merge
+ *                                    output costs the sum of its inputs, a flush left alone costs its length,
+ *                                    a flush merged in its own step is charged once, inside the output); it is
+ *                                    {@code modelWriteAmplification x flushedBytes}
+ * @param readCost                    the sum over steps t of r_t x (SSTables after step t) x {@code readCostBytes}
+ * @param totalCost                   {@code mergeCost + readCost}
  */
 public record SimulationResult(
         String policy,
@@ -36,5 +44,10 @@ public record SimulationResult(
         double averageComponentCount,
         int maxComponentCount,
         long merges,
-        double transientSpaceAmplification) {
+        double transientSpaceAmplification,
+        String reads,
+        long readCostBytes,
+        long mergeCost,
+        long readCost,
+        long totalCost) {
 }

@@ -17,6 +17,10 @@ import java.util.List;
  * @param modelWriteAmplification   running model (Mathieu et al.) write amplification
  * @param transientSpaceAmplification running maximum of the transient space amplification
  * @param state                     the policy's state after the flush and its merges
+ * @param reads                     r_t, the reads after this flush and its merges
+ * @param mergeCost                 the model's merge cost so far (the numerator of the running model write
+ *                                  amplification)
+ * @param readCost                  the read cost so far: the sum over steps of r_t x SSTables x read-cost bytes
  */
 public record SimulationStep(
         long flush,
@@ -26,7 +30,15 @@ public record SimulationStep(
         double writeAmplification,
         double modelWriteAmplification,
         double transientSpaceAmplification,
-        PolicyState state) {
+        PolicyState state,
+        long reads,
+        long mergeCost,
+        long readCost) {
+
+    /** {@code mergeCost + readCost} so far. */
+    public long totalCost() {
+        return mergeCost + readCost;
+    }
 
     /** Number of SSTables after the flush and its merges. */
     public int componentCount() {

@@ -26,7 +26,9 @@ import java.util.function.Consumer;
  * costs are kept: the engine's (every flush and every merge output is written) and the model's,
  * delta(sigma_t, sigma_{t-1}) of Mathieu et al.: the sizes of the SSTables that exist after step t and did not
  * before, so an SSTable created and merged away within one step (the flushed MemTable merged at once, or
- * the intermediate output of a cascade) is not charged. The
+ * the intermediate output of a cascade) is not charged; that is {@link SimulationResult#mergeCost()}. With
+ * reads (r_t after step t, each probing every SSTable then present at {@code readCostBytes} bytes a probe) it
+ * also keeps the read cost and the total cost, the cost model with reads of {@code docs/policies.md}. The
  * policy objects are the ones the engine runs, driven through the same protocol ({@code onFlush}, then
  * {@code decide} until no job), so a schedule here is the schedule in the engine.
  *
@@ -42,19 +44,43 @@ public final class Simulator {
     /** Bound on merges after one flush, so a policy that never settles is reported instead of looping. */
     static final int MAX_MERGES_PER_FLUSH = 100_000;
 
+    /** The bytes one SSTable probe of one read costs unless told otherwise ({@code --read-cost}). */
+    public static final long DEFAULT_READ_COST_BYTES = 4096;
+
     private final MergePolicy policy;
     private final FlushSizes sizes;
+    private final ReadCounts reads;
+    private final long readCostBytes;
     private final long seed;
 
     /**
+     * A run without reads: {@code readCost} is 0 and {@code totalCost} equals {@code mergeCost}.
+     *
      * @param policy the policy to run
      * @param sizes  the flush sizes
      * @param seed   recorded in the result (the seed the random flush sizes were drawn with)
      */
     public Simulator(MergePolicy policy, FlushSizes sizes, long seed) {
+        this(policy, sizes, ReadCountSources.none(), DEFAULT_READ_COST_BYTES, seed);
+    }
+
+    /**
+     * @param policy        the policy to run
+     * @param sizes         the flush sizes
+     * @param reads         r_t, the reads after each step's flush and merges
+     * @param readCostBytes the bytes one read's probe of one SSTable costs ({@code >= 0})
+     * @param seed          recorded in the result (the seed the random flush sizes were drawn with)
+     * @throws IllegalArgumentException if {@code readCostBytes < 0}
+     */
+    public Simulator(MergePolicy policy, FlushSizes sizes, ReadCounts reads, long readCostBytes, long seed) {
         requireStack(policy);
+        if (readCostBytes < 0) {
+            throw new IllegalArgumentException("read cost must be >= 0 bytes, was " + readCostBytes);
+        }
         this.policy = policy;
         this.sizes = sizes;
+        this.reads = reads;
+        this.readCostBytes = readCostBytes;
         this.seed = seed;
     }
 
@@ -84,7 +110,8 @@ public final class Simulator {
     /**
      * Runs {@code flushes} flushes, calling {@code listener} (if not null) after each flush and its merges.
      *
-     * @throws IllegalArgumentException if {@code flushes < 1}, a size is negative or a trace is too short
+     * @throws IllegalArgumentException if {@code flushes < 1}, a size is negative, a trace (of sizes or reads) is
+     *                                  too short, or the read cost does not fit in 64 bits
      */
     public SimulationResult run(long flushes, Consumer<SimulationStep> listener) {
         if (flushes < 1) {
@@ -93,6 +120,10 @@ public final class Simulator {
         if (sizes.remaining() < flushes) {
             throw new IllegalArgumentException(sizes.describe() + " has only " + sizes.remaining()
                     + " flush sizes, but " + flushes + " flushes were asked for");
+        }
+        if (reads.remaining() < flushes) {
+            throw new IllegalArgumentException("reads '" + reads.describe() + "' give read counts for only "
+                    + reads.remaining() + " flushes, but " + flushes + " flushes were asked for");
         }
         PersistentStack<SortedRun> stack = PersistentStack.empty();
         PolicyState state = policy.initialState();
@@ -107,6 +138,7 @@ public final class Simulator {
         Map<Long, Long> createdThisStep = new HashMap<>();
         double countSum = 0;
         int countMax = 0;
+        long probes = 0;
         for (long t = 1; t <= flushes; t++) {
             long size = sizes.next();
             if (size < 0) {
@@ -161,14 +193,51 @@ public final class Simulator {
             int count = stack.size();
             countSum += count;
             countMax = Math.max(countMax, count);
+            long r = reads.next();
+            if (r < 0) {
+                throw new IllegalArgumentException("reads '" + reads.describe() + "': flush " + t
+                        + " has negative read count " + r);
+            }
+            probes = addExact(probes, multiplyExact(r, count, "table probes"), "table probes");
             if (listener != null) {
+                long mergeCost = written - notChargedByModel;
                 listener.accept(new SimulationStep(t, size, List.copyOf(done), view, ratio(written, flushed),
-                        ratio(written - notChargedByModel, flushed), transientMax, state));
+                        ratio(mergeCost, flushed), transientMax, state, r, mergeCost, readCost(probes)));
             }
         }
+        // The model's merge cost is the numerator of modelWriteAmplification (one figure, computed once).
+        long mergeCost = written - notChargedByModel;
+        long readCost = readCost(probes);
         return new SimulationResult(policy.name(), policy.parameters().values(), sizes.describe(), seed, flushes,
-                flushed, mergeOutput, ratio(written, flushed), ratio(written - notChargedByModel, flushed),
-                countSum / flushes, countMax, merges, transientMax);
+                flushed, mergeOutput, ratio(written, flushed), ratio(mergeCost, flushed),
+                countSum / flushes, countMax, merges, transientMax, reads.describe(), readCostBytes, mergeCost,
+                readCost, addExact(mergeCost, readCost, "total cost"));
+    }
+
+    /** The read cost of {@code probes} table probes: probes x read-cost bytes. */
+    private long readCost(long probes) {
+        return multiplyExact(probes, readCostBytes, "read cost");
+    }
+
+    private static long multiplyExact(long a, long b, String what) {
+        try {
+            return Math.multiplyExact(a, b);
+        } catch (ArithmeticException e) {
+            throw tooLarge(what);
+        }
+    }
+
+    private static long addExact(long a, long b, String what) {
+        try {
+            return Math.addExact(a, b);
+        } catch (ArithmeticException e) {
+            throw tooLarge(what);
+        }
+    }
+
+    private static IllegalArgumentException tooLarge(String what) {
+        return new IllegalArgumentException("the " + what + " exceeds 2^63-1: use fewer reads, a smaller read cost or "
+                + "fewer flushes");
     }
 
     /** bytes / flushed, with 0 / 0 taken as 1 (nothing flushed, nothing written). */

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.sim.FlushSizeSources;
 import io.lsmpolicies.merge.sim.FlushSizes;
+import io.lsmpolicies.merge.sim.ReadCountSources;
+import io.lsmpolicies.merge.sim.ReadCounts;
 import io.lsmpolicies.merge.sim.SimulationResult;
 import io.lsmpolicies.merge.sim.Simulator;
 import io.lsmpolicies.merge.spi.MergePolicy;
@@ -26,8 +28,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code bin/lsm-sim}: runs merge policies on a flush-size sequence in the model of Mao et al. and
- * reports write amplification, SSTable counts, merges and transient space amplification, as a table,
- * JSON or CSV, with an optional per-flush CSV trace and a PNG plot of write amplification against flushes.
+ * reports write amplification, SSTable counts, merges and transient space amplification, and, with the reads
+ * after each flush ({@code --reads}), the model's merge, read and total costs, as a table, JSON or CSV, with an
+ * optional per-flush CSV trace and PNG plots of write amplification and of cumulative cost against flushes.
  */
 @Command(name = "lsm-sim", mixinStandardHelpOptions = true, version = "lsm-sim 0.1.0",
         sortOptions = false, usageHelpWidth = 110,
@@ -37,6 +40,8 @@ import picocli.CommandLine.Spec;
                 "  lsm-sim --policy binomial --param k=6 --flushes 24000 --flush-size constant:1 --format json",
                 "  lsm-sim --all --param k=6 --flushes 100000 --flush-size uniform:90:110 --plot results/wa.png",
                 "  lsm-sim --policy binomial:k=4 --policy binomial:k=8 --flushes 10000 --trace-out t.csv",
+                "  lsm-sim --all --param k=4 --flushes 2000 --flush-size uniform:1000:2000 --reads phases:1000x0,1000x5"
+                        + " --cost-plot cost.png",
                 "Exit status: 0 success, 2 bad arguments or input, 1 I/O failure."})
 public final class LsmSim implements Callable<Integer> {
 
@@ -64,6 +69,15 @@ public final class LsmSim implements Callable<Integer> {
             description = "constant:S, uniform:A:B, normal:MEAN:SD or trace:FILE (default: ${DEFAULT-VALUE}).")
     private String flushSize;
 
+    @Option(names = "--reads", paramLabel = "SOURCE", defaultValue = "constant:0",
+            description = "Reads after each flush: constant:R, phases:N1xR1,N2xR2,... (N1 flushes with R1 reads each,"
+                    + " then N2 with R2, ...) or trace:FILE (one count per line) (default: ${DEFAULT-VALUE}).")
+    private String reads;
+
+    @Option(names = "--read-cost", paramLabel = "B", defaultValue = "4096",
+            description = "Bytes one read's probe of one SSTable costs (default: ${DEFAULT-VALUE}).")
+    private long readCost;
+
     @Option(names = "--seed", defaultValue = "42", description = "Seed of random flush sizes (default: ${DEFAULT-VALUE}).")
     private long seed;
 
@@ -76,6 +90,10 @@ public final class LsmSim implements Callable<Integer> {
 
     @Option(names = "--plot", paramLabel = "FILE.png", description = "Plot write amplification against flushes.")
     private Path plot;
+
+    @Option(names = "--cost-plot", paramLabel = "FILE.png",
+            description = "Plot cumulative total cost (merge cost + read cost) against flushes.")
+    private Path costPlot;
 
     @Option(names = "--list", description = "List the policies and their parameters, then exit.")
     private boolean list;
@@ -121,25 +139,42 @@ public final class LsmSim implements Callable<Integer> {
             throw new IllegalArgumentException("no policy selected: give --policy NAME (see --list) or --all");
         }
         List<MergePolicy> runs = PolicySelection.resolve(selected, params);
+        if (readCost < 0) {
+            throw new IllegalArgumentException("--read-cost must be >= 0 bytes, was " + readCost);
+        }
         long n = flushCount();
+        long readsGiven = readCounts().remaining();
+        if (readsGiven < n) {
+            throw new IllegalArgumentException("--reads '" + reads + "' gives read counts for only " + readsGiven
+                    + " flushes, but " + n + " flushes are simulated");
+        }
         List<String> labels = labels(runs);
         List<SimulationResult> results = new ArrayList<>();
         List<Double> seconds = new ArrayList<>();
-        WriteAmplificationPlot chart = plot == null ? null : new WriteAmplificationPlot(n);
+        FlushSeriesPlot chart = plot == null ? null : FlushSeriesPlot.writeAmplification(n);
+        FlushSeriesPlot costChart = costPlot == null ? null : FlushSeriesPlot.cumulativeCost(n);
         try (TraceCsv trace = traceOut == null ? null : new TraceCsv(traceOut)) {
             for (int i = 0; i < runs.size(); i++) {
                 String label = labels.get(i);
                 if (chart != null) {
                     chart.startSeries(label);
                 }
-                Simulator simulator = new Simulator(runs.get(i), FlushSizeSources.parse(flushSize, seed), seed);
+                if (costChart != null) {
+                    costChart.startSeries(label);
+                }
+                Simulator simulator = new Simulator(runs.get(i), FlushSizeSources.parse(flushSize, seed), readCounts(),
+                        readCost, seed);
                 long start = System.nanoTime();
-                SimulationResult r = (trace == null && chart == null) ? simulator.run(n) : simulator.run(n, step -> {
+                boolean perFlush = trace != null || chart != null || costChart != null;
+                SimulationResult r = !perFlush ? simulator.run(n) : simulator.run(n, step -> {
                     if (trace != null) {
                         trace.row(label, step);
                     }
                     if (chart != null) {
                         chart.point(step.flush(), step.writeAmplification());
+                    }
+                    if (costChart != null) {
+                        costChart.point(step.flush(), step.totalCost());
                     }
                 });
                 seconds.add((System.nanoTime() - start) / 1e9);
@@ -148,6 +183,9 @@ public final class LsmSim implements Callable<Integer> {
         }
         if (chart != null) {
             chart.write(plot, flushSize + ", " + n + " flushes");
+        }
+        if (costChart != null) {
+            costChart.write(costPlot, flushSize + "; reads " + reads + "; " + readCost + " B per probe");
         }
         switch (format) {
             case table -> ResultTable.print(out, results, labels, seconds);
@@ -172,6 +210,19 @@ public final class LsmSim implements Callable<Integer> {
         return sizes.remaining();
     }
 
+    /**
+     * The {@code --reads} source, checked to cover the run.
+     *
+     * @throws IllegalArgumentException naming {@code --reads} and its value if it is malformed
+     */
+    private ReadCounts readCounts() {
+        try {
+            return ReadCountSources.parse(reads);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--" + e.getMessage(), e);
+        }
+    }
+
     private static List<String> labels(List<MergePolicy> runs) {
         List<String> labels = new ArrayList<>();
         for (MergePolicy p : runs) {
@@ -193,17 +244,22 @@ public final class LsmSim implements Callable<Integer> {
     private static void printCsv(PrintWriter out, List<SimulationResult> results, List<String> labels) {
         out.println("policy,parameters,flush_size,seed,flushes,flushed_bytes,merge_output_bytes,write_amplification,"
                 + "model_write_amplification,average_component_count,max_component_count,merges,"
-                + "transient_space_amplification");
+                + "transient_space_amplification,reads,read_cost_bytes,merge_cost,read_cost,total_cost");
         for (int i = 0; i < results.size(); i++) {
             SimulationResult r = results.get(i);
             StringBuilder params = new StringBuilder();
             r.parameters().forEach((k, v) -> params.append(params.length() == 0 ? "" : ";").append(k).append('=')
                     .append(v));
-            out.println(String.format(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%d,%d,%.6f", r.policy(),
-                    params, r.flushSize(), r.seed(), r.flushes(), r.flushedBytes(), r.mergeOutputBytes(),
+            out.println(String.format(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%d,%.6f,%.6f,%.6f,%d,%d,%.6f,%s,%d,%d,%d,%d",
+                    r.policy(), params, r.flushSize(), r.seed(), r.flushes(), r.flushedBytes(), r.mergeOutputBytes(),
                     r.writeAmplification(), r.modelWriteAmplification(), r.averageComponentCount(),
-                    r.maxComponentCount(), r.merges(), r.transientSpaceAmplification()));
+                    r.maxComponentCount(), r.merges(), r.transientSpaceAmplification(), csv(r.reads()),
+                    r.readCostBytes(), r.mergeCost(), r.readCost(), r.totalCost()));
         }
+    }
+
+    private static String csv(String s) {
+        return s.contains(",") || s.contains("\"") ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
     }
 
     private static void listPolicies(PrintWriter out) {

@@ -136,6 +136,71 @@ class LsmSimTest {
     }
 
     @Test
+    void readsAndReadCostAppearInEveryFormat() throws Exception {
+        String[] common = {"--policy", "no-merge", "--policy", "constant:k=1", "--flushes", "4", "--flush-size",
+            "constant:10", "--reads", "phases:2x0,2x3", "--read-cost", "100"};
+        // no-merge: counts 1..4, probes 3x3 + 3x4 = 21; constant k=1: count 1, probes 6, merges 10+20+30+40.
+        Run json = run(concat(common, "--format", "json"));
+        assertThat(json.status()).as(json.err()).isZero();
+        JsonNode results = new ObjectMapper().readTree(json.out());
+        assertThat(results.get(0).get("mergeCost").asLong()).isEqualTo(40);
+        assertThat(results.get(0).get("readCost").asLong()).isEqualTo(2100);
+        assertThat(results.get(0).get("totalCost").asLong()).isEqualTo(2140);
+        assertThat(results.get(0).get("reads").asText()).isEqualTo("phases:2x0,2x3");
+        assertThat(results.get(0).get("readCostBytes").asLong()).isEqualTo(100);
+        assertThat(results.get(1).get("mergeCost").asLong()).isEqualTo(100);
+        assertThat(results.get(1).get("readCost").asLong()).isEqualTo(600);
+        Run csv = run(concat(common, "--format", "csv"));
+        List<String> lines = csv.out().lines().toList();
+        assertThat(lines.get(0)).endsWith(",reads,read_cost_bytes,merge_cost,read_cost,total_cost");
+        assertThat(lines.get(1)).endsWith(",\"phases:2x0,2x3\",100,40,2100,2140");
+        Run table = run(common);
+        assertThat(table.out()).contains("merge cost").contains("read cost").contains("total cost")
+                .contains("reads: phases:2x0,2x3 after each flush, 100 bytes per SSTable probe");
+        assertThat(table.out().lines().filter(l -> l.startsWith("no-merge")).findFirst().orElseThrow())
+                .contains(" 40 ").contains(" 2100 ").contains(" 2140 ");
+        Path trace = dir.resolve("trace.csv");
+        Path costPlot = dir.resolve("plots/cost.png");
+        Run traced = run(concat(common, "--trace-out", trace.toString(), "--cost-plot", costPlot.toString()));
+        assertThat(traced.status()).as(traced.err()).isZero();
+        List<String> rows = Files.readAllLines(trace);
+        assertThat(rows.get(0)).endsWith(",reads,merge_cost,read_cost,total_cost");
+        assertThat(rows.get(3)).startsWith("no-merge,3,10,3,").endsWith(",3,30,900,930");
+        assertThat(rows.get(4)).endsWith(",3,40,2100,2140");
+        byte[] png = Files.readAllBytes(costPlot);
+        assertThat(new String(png, 1, 3, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("PNG");
+    }
+
+    @Test
+    void badReadsExitWithStatusTwoNamingTheFlag() throws Exception {
+        Run unknown = run("--policy", "no-merge", "--flushes", "4", "--reads", "zipf:3");
+        assertThat(unknown.status()).isEqualTo(2);
+        assertThat(unknown.err()).contains("lsm-sim: --reads 'zipf:3': unknown source 'zipf'");
+        Run shortPhases = run("--policy", "no-merge", "--flushes", "4", "--reads", "phases:3x1");
+        assertThat(shortPhases.status()).isEqualTo(2);
+        assertThat(shortPhases.err()).contains("--reads 'phases:3x1' gives read counts for only 3 flushes, but 4 "
+                + "flushes are simulated");
+        Run negative = run("--policy", "no-merge", "--flushes", "4", "--read-cost", "-1");
+        assertThat(negative.status()).isEqualTo(2);
+        assertThat(negative.err()).contains("--read-cost must be >= 0 bytes, was -1");
+        Run notANumber = run("--policy", "no-merge", "--flushes", "4", "--read-cost", "4k");
+        assertThat(notANumber.status()).isEqualTo(2);
+        assertThat(notANumber.err()).contains("--read-cost").contains("4k");
+        Path bad = dir.resolve("reads.txt");
+        Files.writeString(bad, "1\n2\nmany\n");
+        Run badTrace = run("--policy", "no-merge", "--flushes", "3", "--reads", "trace:" + bad);
+        assertThat(badTrace.status()).isEqualTo(2);
+        assertThat(badTrace.err()).contains("--reads 'trace:").contains("line 3: 'many' is not a non-negative "
+                + "integer read count");
+    }
+
+    private static String[] concat(String[] a, String... b) {
+        String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
+    }
+
+    @Test
     void listShowsEveryPolicyWithItsParameters() {
         Run r = run("--list");
         assertThat(r.status()).isZero();

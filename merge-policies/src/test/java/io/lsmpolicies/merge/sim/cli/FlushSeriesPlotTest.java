@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import org.junit.jupiter.api.Test;
 import org.knowm.xchart.XYChart;
 
-class WriteAmplificationPlotTest {
-    private static WriteAmplificationPlot plot(double constantWa) {
-        WriteAmplificationPlot p = new WriteAmplificationPlot(3);
+class FlushSeriesPlotTest {
+    private static FlushSeriesPlot plot(double constantWa) {
+        FlushSeriesPlot p = FlushSeriesPlot.writeAmplification(3);
         p.startSeries("binomial k=4");
         p.point(1, 1);
         p.point(2, 1.5);
@@ -21,7 +21,7 @@ class WriteAmplificationPlotTest {
 
     @Test
     void aLogAxisPlotsLog10WithEveryTickLabelled() {
-        WriteAmplificationPlot p = plot(400);
+        FlushSeriesPlot p = plot(400);
         assertThat(p.logarithmic()).isTrue();
         XYChart chart = p.chart("test");
         assertThat(chart.getStyler().isYAxisLogarithmic()).as("XChart's own log axis labels only decades").isFalse();

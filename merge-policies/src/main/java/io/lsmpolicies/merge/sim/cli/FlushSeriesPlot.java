@@ -17,16 +17,18 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 import org.knowm.xchart.style.Styler;
 
 /**
- * Collects write amplification against flushes for several policies and draws them in one PNG, like
- * Fig. 3 of Mao et al. (VLDB Journal 2021). Each series keeps at most about {@link #POINTS} evenly spaced
- * points (plus the first and last flush), so a million-flush run plots as quickly as a short one.
+ * Collects one running figure against flushes for several policies and draws them in one PNG: write
+ * amplification ({@code --plot}, like Fig. 3 of Mao et al., VLDB Journal 2021) or cumulative total cost
+ * ({@code --cost-plot}). Each series keeps at most about {@link #POINTS} evenly spaced points (plus the first and
+ * last flush), so a million-flush run plots as quickly as a short one.
  */
-final class WriteAmplificationPlot {
+final class FlushSeriesPlot {
     static final int POINTS = 2000;
-
 
     private final long flushes;
     private final long every;
+    private final String title;
+    private final String yAxis;
     private final List<Series> series = new ArrayList<>();
 
     private static final class Series {
@@ -42,9 +44,21 @@ final class WriteAmplificationPlot {
         }
     }
 
-    WriteAmplificationPlot(long flushes) {
+    private FlushSeriesPlot(long flushes, String title, String yAxis) {
         this.flushes = flushes;
         this.every = Math.max(1, (flushes + POINTS - 1) / POINTS);
+        this.title = title;
+        this.yAxis = yAxis;
+    }
+
+    /** Running write amplification against flushes. */
+    static FlushSeriesPlot writeAmplification(long flushes) {
+        return new FlushSeriesPlot(flushes, "Write amplification against flushes", "write amplification");
+    }
+
+    /** Cumulative total cost (merge cost + read cost, in bytes) against flushes. */
+    static FlushSeriesPlot cumulativeCost(long flushes) {
+        return new FlushSeriesPlot(flushes, "Cumulative cost", "merge cost + read cost so far (bytes)");
     }
 
     /** Starts the series of the next policy. */
@@ -52,19 +66,19 @@ final class WriteAmplificationPlot {
         series.add(new Series(label, (int) (flushes / every) + 3));
     }
 
-    /** Offers one flush's running write amplification; kept if it falls on the sampling grid. */
-    void point(long flush, double writeAmplification) {
+    /** Offers one flush's running value; kept if it falls on the sampling grid. */
+    void point(long flush, double value) {
         if (flush % every == 0 || flush == flushes || flush == 1) {
             Series s = series.get(series.size() - 1);
             s.x[s.n] = flush;
-            s.y[s.n] = writeAmplification;
+            s.y[s.n] = value;
             s.n++;
         }
     }
 
     /**
-     * Whether the y axis is logarithmic: when the final write amplifications span more than two decades
-     * (Constant beside Binomial, say), a linear axis would flatten every curve but one.
+     * Whether the y axis is logarithmic: when the final values span more than two decades (Constant's write
+     * amplification beside Binomial's, say), a linear axis would flatten every curve but one.
      */
     boolean logarithmic() {
         double lo = Double.MAX_VALUE;
@@ -85,8 +99,8 @@ final class WriteAmplificationPlot {
     XYChart chart(String subtitle) {
         boolean log = logarithmic();
         XYChart chart = new XYChartBuilder().width(1000).height(650)
-                .title("Write amplification against flushes (" + subtitle + ")")
-                .xAxisTitle("flushes").yAxisTitle("write amplification" + (log ? " (log scale)" : ""))
+                .title(title + " (" + subtitle + ")")
+                .xAxisTitle("flushes").yAxisTitle(yAxis + (log ? " (log scale)" : ""))
                 .build();
         chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
         chart.getStyler().setPlotGridLinesVisible(true);
