@@ -257,7 +257,9 @@ public final class StoreRepair {
             SSTableVerifier.Report check = SSTableVerifier.verify(p);
             if (!check.ok()) {
                 damaged++;
-                later(p, "damaged, its entries are not in the repaired store: " + String.join("; ",
+                later(p, "damaged or incomplete, its entries are not in the repaired store (a crash during a flush "
+                        + "or merge leaves its output incomplete; its entries are then still in the logs or in the "
+                        + "merge's inputs): " + String.join("; ",
                         check.problems().subList(0, Math.min(3, check.problems().size())))
                         + (check.problems().size() > 3 ? "; ..." : ""));
                 return;

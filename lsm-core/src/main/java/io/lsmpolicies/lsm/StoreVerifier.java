@@ -1,7 +1,9 @@
 package io.lsmpolicies.lsm;
 
 import io.lsmpolicies.lsm.CorruptionException.Code;
+import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.log.LogTail;
+import io.lsmpolicies.lsm.manifest.AbandonedCreation;
 import io.lsmpolicies.lsm.manifest.ComponentSet;
 import io.lsmpolicies.lsm.manifest.Manifest;
 import io.lsmpolicies.lsm.manifest.Recovered;
@@ -108,7 +110,7 @@ public final class StoreVerifier {
         try {
             recovered = Manifest.recover(dir);
         } catch (NoSuchFileException e) {
-            problems.add("no store: " + e.getMessage());
+            problems.add(lostCurrent(dir).orElse("no store: " + e.getMessage()));
             return new Report(dir, null, List.of(), 0, 0, problems, warnings);
         } catch (CorruptionException e) {
             problems.add("manifest: " + e.getMessage());
@@ -148,6 +150,22 @@ public final class StoreVerifier {
         long walRecords = checkWal(recovered.walSegments(), problems, warnings);
         return new Report(dir, recovered.manifest(), tables, recovered.walSegments().size(), walRecords, problems,
                 warnings);
+    }
+
+    /**
+     * Without CURRENT: if the directory holds a store's files that no crashed creation can leave, the message that
+     * names them and the repair command ({@link AbandonedCreation}); it only reads.
+     */
+    private static java.util.Optional<String> lostCurrent(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return java.util.Optional.empty();
+        }
+        try {
+            AbandonedCreation.leftovers(FileLayer.plain(), dir, LsmStore.LOCK_FILE);
+            return java.util.Optional.empty();
+        } catch (IOException e) {
+            return java.util.Optional.of(e.getMessage());
+        }
     }
 
     private static TableCheck checkTable(Path dir, TableRecord t, long lastSequence) throws IOException {

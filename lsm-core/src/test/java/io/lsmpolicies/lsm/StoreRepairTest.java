@@ -47,8 +47,9 @@ class StoreRepairTest {
             for (int i = 0; i < 3000; i++) {
                 write(store, model, random, i);
             }
+            store.flush(); // then no flush or merge runs while the image is copied
             store.awaitMerges();
-            for (int i = 3000; i < 3040; i++) { // about 3 KB: below the MemTable's 16 KB, never flushed
+            for (int i = 3000; i < 3040; i++) { // at most 6 KB: below the MemTable's 16 KB, never flushed
                 write(store, model, random, i);
             }
             EngineTestSupport.copyStore(live, image);
@@ -102,6 +103,8 @@ class StoreRepairTest {
                 .hasMessageContaining(someTable).hasMessageContaining(".log").hasMessageContaining("no CURRENT")
                 .hasMessageContaining("bin/lsm repair --dir " + dir);
         DirectoryContents.assertSame(before, DirectoryContents.of(dir));
+        assertThat(StoreVerifier.verify(dir).problems()).singleElement().asString().contains("no CURRENT")
+                .contains(someTable).contains("bin/lsm repair");
 
         StoreRepair.Report report = StoreRepair.repair(dir, options(policy));
         assertThat(report.damaged()).isZero();
