@@ -195,10 +195,13 @@ public final class WalWriter implements Closeable {
                 return;
             }
             closed = true;
-            if (failure == null) {
-                log.sync();
+            try {
+                if (failure == null) {
+                    log.sync();
+                }
+            } finally {
+                log.close(); // after a failure it only releases the file
             }
-            log.close();
         } finally {
             lock.unlock();
         }

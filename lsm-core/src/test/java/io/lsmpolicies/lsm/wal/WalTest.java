@@ -193,6 +193,30 @@ class WalTest {
         assertThat(tail.torn()).as("the segment ends at its last complete record").isFalse();
     }
 
+    /** Regression: a close whose final sync failed left the segment's file open (a descriptor leaked per failure). */
+    @Test
+    void aCloseWhoseSyncFailsStillReleasesTheFile() throws Exception {
+        Path fds = Path.of("/proc/self/fd");
+        org.junit.jupiter.api.Assumptions.assumeTrue(Files.isDirectory(fds), "needs /proc/self/fd (Linux)");
+        FaultInjector faults = new FaultInjector(dir.resolve("trash"));
+        Path segment = dir.resolve("000034.log");
+        WalWriter wal = WalWriter.create(FileLayer.withFaults(faults), segment, SyncMode.ASYNC);
+        wal.append(batch(1, "a").encode());
+        faults.diskFullAt(FileOp.SYNC, 1, false);
+        assertThatThrownBy(wal::close).hasMessageContaining(FaultInjector.NO_SPACE);
+        List<Path> open = new ArrayList<>();
+        try (var links = Files.list(fds)) {
+            for (Path fd : links.toList()) {
+                try {
+                    open.add(Files.readSymbolicLink(fd));
+                } catch (IOException e) {
+                    // closed meanwhile (the listing's own descriptor)
+                }
+            }
+        }
+        assertThat(open).doesNotContain(segment.toAbsolutePath());
+    }
+
     private static IOException appendFailure(WalWriter wal, byte[] record) {
         try {
             wal.append(record);
