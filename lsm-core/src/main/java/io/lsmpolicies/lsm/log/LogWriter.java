@@ -181,11 +181,6 @@ public final class LogWriter implements Closeable {
                 + "; nothing more is written to it", failure);
     }
 
-    /** The first failure of a write or sync, or null if none failed. */
-    public IOException failure() {
-        return failure;
-    }
-
     /** Bytes in the file including buffered ones. */
     public long size() {
         return position + buffer.position();
