@@ -184,6 +184,18 @@ class StoreRepairTest {
     }
 
     @Test
+    void anOpenStoreIsNotRepaired() throws Exception {
+        Path dir = tmp.resolve("db");
+        try (LsmStore store = LsmStore.open(dir, options("no-merge"))) {
+            store.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
+            TreeMap<String, byte[]> before = DirectoryContents.of(dir);
+            assertThatThrownBy(() -> StoreRepair.repair(dir, options("no-merge"))).isInstanceOf(IOException.class)
+                    .hasMessageContaining("is open");
+            DirectoryContents.assertSame(before, DirectoryContents.of(dir));
+        }
+    }
+
+    @Test
     void whatACrashedCreationLeavesIsStillCleanedUp() throws Exception {
         Path dir = Files.createDirectories(tmp.resolve("db"));
         try (Manifest m = Manifest.create(dir, ComponentSet.empty())) {
