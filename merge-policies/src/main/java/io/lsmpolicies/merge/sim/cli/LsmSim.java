@@ -2,9 +2,11 @@ package io.lsmpolicies.merge.sim.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.sim.FlushSizeSources;
 import io.lsmpolicies.merge.sim.FlushSizes;
+import io.lsmpolicies.merge.sim.OfflineOptimum;
 import io.lsmpolicies.merge.sim.ReadCountSources;
 import io.lsmpolicies.merge.sim.ReadCounts;
 import io.lsmpolicies.merge.sim.SimulationResult;
@@ -42,6 +44,8 @@ import picocli.CommandLine.Spec;
                 "  lsm-sim --policy binomial:k=4 --policy binomial:k=8 --flushes 10000 --trace-out t.csv",
                 "  lsm-sim --all --param k=4 --flushes 2000 --flush-size uniform:1000:2000 --reads phases:1000x0,1000x5"
                         + " --cost-plot cost.png",
+                "  lsm-sim --all --param k=4 --flushes 500 --flush-size uniform:1:100 --reads constant:2 --read-cost 10"
+                        + " --optimal --optimal-depth 4",
                 "Exit status: 0 success, 2 bad arguments or input, 1 I/O failure."})
 public final class LsmSim implements Callable<Integer> {
 
@@ -95,6 +99,23 @@ public final class LsmSim implements Callable<Integer> {
             description = "Plot cumulative total cost (merge cost + read cost) against flushes.")
     private Path costPlot;
 
+    @Option(names = "--optimal",
+            description = "Also compute the offline optimum (least total cost of any schedule on these flushes and "
+                    + "reads) and each policy's competitive ratio, total cost / optimum.")
+    private boolean optimal;
+
+    @Option(names = "--optimal-depth", paramLabel = "K",
+            description = "Also compute the least merge cost of any schedule with at most K SSTables after every "
+                    + "flush (reads ignored) and each policy's merge cost / it.")
+    private Integer optimalDepth;
+
+    @Option(names = "--optimal-exact-limit", paramLabel = "N",
+            defaultValue = "" + OfflineOptimum.DEFAULT_EXACT_LIMIT,
+            description = "Solve the optima exactly up to N flushes (at most " + OfflineOptimum.MAX_EXACT_LIMIT
+                    + "; time grows as N^3); longer runs get a labelled lower bound from blocks of about N flushes "
+                    + "(default: ${DEFAULT-VALUE}).")
+    private int exactLimit;
+
     @Option(names = "--list", description = "List the policies and their parameters, then exit.")
     private boolean list;
 
@@ -142,6 +163,13 @@ public final class LsmSim implements Callable<Integer> {
         if (readCost < 0) {
             throw new IllegalArgumentException("--read-cost must be >= 0 bytes, was " + readCost);
         }
+        if (optimalDepth != null && optimalDepth < 1) {
+            throw new IllegalArgumentException("--optimal-depth must be >= 1 SSTables, was " + optimalDepth);
+        }
+        if (exactLimit < 1 || exactLimit > OfflineOptimum.MAX_EXACT_LIMIT) {
+            throw new IllegalArgumentException("--optimal-exact-limit must be in [1, " + OfflineOptimum.MAX_EXACT_LIMIT
+                    + "] flushes, was " + exactLimit);
+        }
         long n = flushCount();
         long readsGiven = readCounts().remaining();
         if (readsGiven < n) {
@@ -187,10 +215,11 @@ public final class LsmSim implements Callable<Integer> {
         if (costChart != null) {
             costChart.write(costPlot, flushSize + "; reads " + reads + "; " + readCost + " B per probe");
         }
+        Optima optima = optima(n);
         switch (format) {
-            case table -> ResultTable.print(out, results, labels, seconds);
-            case json -> printJson(out, results);
-            case csv -> printCsv(out, results, labels);
+            case table -> ResultTable.print(out, results, labels, seconds, optima);
+            case json -> printJson(out, results, optima);
+            case csv -> printCsv(out, results, optima);
         }
         out.flush();
         return 0;
@@ -236,15 +265,44 @@ public final class LsmSim implements Callable<Integer> {
         return labels;
     }
 
-    private static void printJson(PrintWriter out, List<SimulationResult> results) throws Exception {
-        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-        out.println(mapper.writeValueAsString(results.size() == 1 ? results.get(0) : results));
+    /** The optima asked for, on the same flush sizes and reads the policies ran on. */
+    private Optima optima(long n) {
+        if (!optimal && optimalDepth == null) {
+            return new Optima(null, null, 0);
+        }
+        if (n > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("--optimal and --optimal-depth take at most " + (Integer.MAX_VALUE - 8)
+                    + " flushes, not " + n);
+        }
+        FlushSizes sizes = FlushSizeSources.parse(flushSize, seed);
+        ReadCounts readCounts = readCounts();
+        long[] l = new long[(int) n];
+        long[] r = new long[(int) n];
+        for (int t = 0; t < n; t++) {
+            l[t] = sizes.next();
+            r[t] = readCounts.next();
+        }
+        return new Optima(optimal ? OfflineOptimum.minTotalCost(l, r, readCost, exactLimit) : null,
+                optimalDepth == null ? null : OfflineOptimum.minMergeCostWithDepth(l, optimalDepth, exactLimit),
+                optimalDepth == null ? 0 : optimalDepth);
     }
 
-    private static void printCsv(PrintWriter out, List<SimulationResult> results, List<String> labels) {
+    private static void printJson(PrintWriter out, List<SimulationResult> results, Optima optima) throws Exception {
+        ObjectMapper mapper = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+        List<ObjectNode> nodes = new ArrayList<>();
+        for (SimulationResult r : results) {
+            ObjectNode node = mapper.valueToTree(r);
+            optima.addTo(node, r);
+            nodes.add(node);
+        }
+        out.println(mapper.writeValueAsString(nodes.size() == 1 ? nodes.get(0) : nodes));
+    }
+
+    private static void printCsv(PrintWriter out, List<SimulationResult> results, Optima optima) {
         out.println("policy,parameters,flush_size,seed,flushes,flushed_bytes,merge_output_bytes,write_amplification,"
                 + "model_write_amplification,average_component_count,max_component_count,merges,"
-                + "transient_space_amplification,reads,read_cost_bytes,merge_cost,read_cost,total_cost");
+                + "transient_space_amplification,reads,read_cost_bytes,merge_cost,read_cost,total_cost"
+                + optima.csvHeader());
         for (int i = 0; i < results.size(); i++) {
             SimulationResult r = results.get(i);
             StringBuilder params = new StringBuilder();
@@ -254,7 +312,7 @@ public final class LsmSim implements Callable<Integer> {
                     r.policy(), params, r.flushSize(), r.seed(), r.flushes(), r.flushedBytes(), r.mergeOutputBytes(),
                     r.writeAmplification(), r.modelWriteAmplification(), r.averageComponentCount(),
                     r.maxComponentCount(), r.merges(), r.transientSpaceAmplification(), csv(r.reads()),
-                    r.readCostBytes(), r.mergeCost(), r.readCost(), r.totalCost()));
+                    r.readCostBytes(), r.mergeCost(), r.readCost(), r.totalCost()) + optima.csvRow(r));
         }
     }
 

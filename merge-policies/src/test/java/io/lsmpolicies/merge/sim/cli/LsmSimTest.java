@@ -194,6 +194,69 @@ class LsmSimTest {
                 + "integer read count");
     }
 
+    @Test
+    void optimalAddsTheOptimaAndEachPolicysRatios() throws Exception {
+        String[] common = {"--policy", "no-merge", "--policy", "constant:k=1", "--flushes", "6", "--flush-size",
+            "constant:10", "--optimal", "--optimal-depth", "1"};
+        Run json = run(concat(common, "--format", "json"));
+        assertThat(json.status()).as(json.err()).isZero();
+        JsonNode results = new ObjectMapper().readTree(json.out());
+        // No reads: never merging (60 bytes) is optimal. One SSTable: merge all every step, 10 + 20 + ... + 60.
+        for (JsonNode r : results) {
+            assertThat(r.get("optimalCost").asLong()).isEqualTo(60);
+            assertThat(r.get("optimalBound").asText()).isEqualTo("exact");
+            assertThat(r.get("optimalDepthK").asInt()).isEqualTo(1);
+            assertThat(r.get("optimalDepthCost").asLong()).isEqualTo(210);
+            assertThat(r.get("optimalDepthBound").asText()).isEqualTo("exact");
+        }
+        assertThat(results.get(0).get("competitiveRatio").asDouble()).isEqualTo(1.0);
+        assertThat(results.get(1).get("competitiveRatio").asDouble()).isEqualTo(3.5);
+        assertThat(results.get(1).get("optimalDepthRatio").asDouble()).isEqualTo(1.0);
+        assertThat(results.get(1).get("keepsDepthBound").asBoolean()).isTrue();
+        assertThat(results.get(0).get("keepsDepthBound").asBoolean()).isFalse();
+        Run csv = run(concat(common, "--format", "csv"));
+        List<String> lines = csv.out().lines().toList();
+        assertThat(lines.get(0)).endsWith(",total_cost,optimal_cost,optimal_bound,competitive_ratio,optimal_depth_k,"
+                + "optimal_depth_cost,optimal_depth_bound,optimal_depth_ratio,keeps_depth_bound");
+        assertThat(lines.get(2)).endsWith(",60,exact,3.500000,1,210,exact,1.000000,true");
+        Run table = run(common);
+        assertThat(table.out()).contains("vs optimum").contains("vs depth-1")
+                .contains("optimum: least total cost of any schedule 60 (exact)")
+                .contains("depth-1 optimum: least merge cost with at most 1 SSTables after every flush 210 (exact)");
+        assertThat(table.out().lines().filter(l -> l.startsWith("no-merge")).findFirst().orElseThrow()).endsWith("*");
+        Run plain = run("--policy", "no-merge", "--flushes", "6", "--format", "csv");
+        assertThat(plain.out().lines().findFirst().orElseThrow()).endsWith(",total_cost");
+    }
+
+    @Test
+    void beyondTheExactLimitTheOptimumIsALabelledLowerBound() throws Exception {
+        Run r = run("--policy", "binomial:k=3", "--flushes", "40", "--flush-size", "uniform:1:100", "--reads",
+                "constant:3", "--read-cost", "20", "--optimal", "--optimal-depth", "3", "--optimal-exact-limit", "10",
+                "--format", "json");
+        assertThat(r.status()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(json.get("optimalBound").asText()).isEqualTo("lower bound (4 blocks of <= 10 flushes)");
+        assertThat(json.get("optimalDepthBound").asText()).startsWith("lower bound (");
+        assertThat(json.get("competitiveRatio").asDouble()).isGreaterThanOrEqualTo(1.0);
+        Run exact = run("--policy", "binomial:k=3", "--flushes", "40", "--flush-size", "uniform:1:100", "--reads",
+                "constant:3", "--read-cost", "20", "--optimal", "--format", "json");
+        assertThat(new ObjectMapper().readTree(exact.out()).get("optimalCost").asLong())
+                .isGreaterThanOrEqualTo(json.get("optimalCost").asLong());
+        Run table = run("--policy", "binomial:k=3", "--flushes", "40", "--optimal", "--optimal-exact-limit", "10");
+        assertThat(table.out()).contains("(lower bound (4 blocks of <= 10 flushes)); vs optimum = total cost / "
+                + "optimum, an upper bound on the ratio");
+    }
+
+    @Test
+    void badOptimumFlagsExitWithStatusTwo() {
+        Run depth = run("--policy", "no-merge", "--flushes", "4", "--optimal-depth", "0");
+        assertThat(depth.status()).isEqualTo(2);
+        assertThat(depth.err()).contains("--optimal-depth must be >= 1 SSTables, was 0");
+        Run limit = run("--policy", "no-merge", "--flushes", "4", "--optimal", "--optimal-exact-limit", "5000");
+        assertThat(limit.status()).isEqualTo(2);
+        assertThat(limit.err()).contains("--optimal-exact-limit must be in [1, 4096] flushes, was 5000");
+    }
+
     private static String[] concat(String[] a, String... b) {
         String[] out = java.util.Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
