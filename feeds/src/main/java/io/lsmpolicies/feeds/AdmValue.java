@@ -9,7 +9,7 @@ import java.util.Objects;
 
 /**
  * An immutable parsed record value: the small subset of the AsterixDB Data Model (ADM) that socket-feed clients
- * send. Both the {@code json} and the {@code adm} formats parse into this one tree; {@link #toString()} prints
+ * send. Both the {@code json} and the {@code adm} formats parse into this one tree; {@link Object#toString()} prints
  * canonical ADM text ({@code int64(5)} prints as {@code 5}, as in AsterixDB, other typed values keep their
  * constructor).
  *

@@ -12,7 +12,7 @@ import java.util.Arrays;
  * whitespace between records is skipped; no delimiter is needed. Bytes arrive in chunks of any size, split
  * anywhere (inside a UTF-8 sequence, an escape, a string).
  *
- * <p><b>Candidates and resynchronisation.</b> Every {@code {} byte starts a <em>candidate</em>: the bytes from it
+ * <p><b>Candidates and resynchronisation.</b> Every <code>{</code> byte starts a <em>candidate</em>: the bytes from it
  * to its matching {@code }}, read as if a record started there (outside any string, depth 1). Candidates are
  * decided in stream order: the first undecided one is framed when it closes and given to
  * {@link Sink#onRecord}, which takes it or says why not. A candidate fails when
@@ -23,10 +23,10 @@ import java.util.Arrays;
  *       of either format can: {@link ErrorKind#SYNTAX});</li>
  *   <li>the stream ends inside it ({@link ErrorKind#TRUNCATED}).</li>
  * </ul>
- * After a failure the next candidate is the next {@code {} after the failed one's first byte, wherever it lies
+ * After a failure the next candidate is the next <code>{</code> after the failed one's first byte, wherever it lies
  * (inside the failed span too, and whether the failed candidate read it as inside a string or not); after a
- * record is taken, the next {@code {} after the record. So a malformed fragment never costs a well-formed record
- * that follows it: that record's {@code {} is a candidate, and every candidate before it fails or is taken
+ * record is taken, the next <code>{</code> after the record. So a malformed fragment never costs a well-formed record
+ * that follows it: that record's <code>{</code> is a candidate, and every candidate before it fails or is taken
  * before it is reached. Non-blank bytes outside every candidate are {@link ErrorKind#STRAY_BYTES}.
  *
  * <p><b>One error per gap.</b> The bytes between two records taken (or the stream's ends) that are not blank form
@@ -35,7 +35,7 @@ import java.util.Arrays;
  *
  * <p><b>Cost.</b> All candidates are followed in one pass, never by rescanning: a candidate's lexical state is
  * either "in an object" or "in a string", so every open candidate is in one of two <em>lanes</em>, one per
- * state, each a stack of open candidates (a {@code "} swaps the lanes' roles; a {@code {} pushes on the object
+ * state, each a stack of open candidates (a {@code "} swaps the lanes' roles; a <code>{</code> pushes on the object
  * lane, a {@code }} pops it; a backslash fails the whole object lane, which is how two lanes that would come to
  * the same state never have to be merged). Each byte is looked at once (eight at a time between special bytes);
  * a lane holds at most {@value #MAX_DEPTH} candidates. The sink is called once per closed candidate decided, on
