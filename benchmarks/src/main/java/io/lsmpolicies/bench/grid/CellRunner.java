@@ -75,6 +75,8 @@ final class CellRunner {
             }
             TraceSummary summary = TraceSummary.of(TraceFile.read(trace));
             double model = cell.simulatable() ? ModelFit.simulate(cell.policy(), summary.flushSizes()) : Double.NaN;
+            ModelFit.Optimality optimality = cell.simulatable()
+                    ? ModelFit.optimality(cell.policy(), summary.flushSizes(), settings.reads()) : ModelFit.Optimality.NONE;
             YcsbReport readReport = null;
             if (settings.reads() > 0) {
                 List<String> readProps = new ArrayList<>(props);
@@ -84,12 +86,12 @@ final class CellRunner {
                 Child read = runYcsb(cell, false, readProps, "reads", progress);
                 if (read.status != null) {
                     return new CellResult(cell, "reads " + read.status, load.seconds, loadReport, null, summary,
-                            model);
+                            model, optimality);
                 }
                 readReport = YcsbReport.parse(read.stdout);
             }
             double seconds = loadReport.get("OVERALL", "RunTime(ms)") / 1000.0;
-            return new CellResult(cell, "ok", seconds, loadReport, readReport, summary, model);
+            return new CellResult(cell, "ok", seconds, loadReport, readReport, summary, model, optimality);
         } finally {
             deleteTree(dir);
         }

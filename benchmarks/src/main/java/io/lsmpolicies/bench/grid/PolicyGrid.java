@@ -209,7 +209,8 @@ public final class PolicyGrid implements Callable<Integer> {
             w.write("system,policy,family,parameter,device,status,records,flushes,write_amplification,"
                     + "simulated_write_amplification,read_amplification,transient_space_amplification,"
                     + "load_seconds,load_ops_per_s,insert_p50_us,insert_p99_us,insert_p999_us,insert_max_us,"
-                    + "read_ops_per_s,read_p50_us,read_p99_us,throughput_vs_lsm_reference");
+                    + "read_ops_per_s,read_p50_us,read_p99_us,throughput_vs_lsm_reference,competitive_ratio,"
+                    + "depth_ratio,optimum_exact");
             w.newLine();
             Map<String, Double> reference = references(results);
             for (CellResult r : results) {
@@ -231,6 +232,9 @@ public final class PolicyGrid implements Callable<Integer> {
                     }
                     Double ref = reference.get(c.device());
                     f.add(ref == null ? "" : num(r.load().throughput() / ref));
+                    ModelFit.Optimality o = r.optimality();
+                    f.addAll(List.of(num(o.competitiveRatio()), num(o.depthRatio()),
+                            Double.isNaN(o.competitiveRatio()) ? "" : Boolean.toString(o.exact())));
                 }
                 w.write(String.join(",", f.stream().map(Object::toString).toList()));
                 w.newLine();
@@ -261,9 +265,9 @@ public final class PolicyGrid implements Callable<Integer> {
     static String table(List<CellResult> results) {
         Map<String, Double> reference = references(results);
         StringBuilder sb = new StringBuilder();
-        String head = String.format(Locale.ROOT, "%-44s %-5s %8s %7s %7s %6s %6s %9s %7s %8s %8s %8s%n", "cell",
-                "dev", "flushes", "WA", "sim WA", "readA", "TSA", "load/s", "vs lsm", "ins p99", "read/s",
-                "rd p99");
+        String head = String.format(Locale.ROOT, "%-44s %-5s %8s %7s %7s %6s %6s %9s %7s %8s %8s %8s %7s %7s%n",
+                "cell", "dev", "flushes", "WA", "sim WA", "readA", "TSA", "load/s", "vs lsm", "ins p99", "read/s",
+                "rd p99", "vs opt", "vs optK");
         sb.append(head);
         for (CellResult r : results) {
             Cell c = r.cell();
@@ -277,7 +281,8 @@ public final class PolicyGrid implements Callable<Integer> {
             }
             TraceSummary t = r.trace();
             Double ref = reference.get(c.device());
-            sb.append(String.format(Locale.ROOT, "%-44s %-5s %8d %7.2f %7s %6.2f %6.2f %9.0f %7s %8s %8s %8s%n",
+            ModelFit.Optimality o = r.optimality();
+            sb.append(String.format(Locale.ROOT, "%-44s %-5s %8d %7.2f %7s %6.2f %6.2f %9.0f %7s %8s %8s %8s %7s %7s%n",
                     name, c.device(), t.flushes(), t.writeAmplification(),
                     Double.isNaN(r.modelWriteAmplification()) ? "-"
                             : String.format(Locale.ROOT, "%.2f", r.modelWriteAmplification()),
@@ -285,10 +290,22 @@ public final class PolicyGrid implements Callable<Integer> {
                     ref == null ? "-" : String.format(Locale.ROOT, "%.2fx", r.load().throughput() / ref),
                     us(r.load().latency("INSERT", "99")), r.reads() == null ? "-"
                             : String.format(Locale.ROOT, "%.0f", r.reads().throughput()),
-                    r.reads() == null ? "-" : us(r.reads().latency("READ", "99"))));
+                    r.reads() == null ? "-" : us(r.reads().latency("READ", "99")), ratio(o.competitiveRatio(), o.exact()),
+                    ratio(o.depthRatio(), o.exact())));
         }
         sb.append(fitLine(results));
+        if (results.stream().anyMatch(r -> !Double.isNaN(r.optimality().competitiveRatio()))) {
+            sb.append("vs opt = the model's total cost (the read phase after the last flush, "
+                    + "4096 B per SSTable probe) / the offline optimum on the cell's flush sizes; vs optK = its merge "
+                    + "cost / the least with at most k SSTables; <= marks a lower-bound optimum (docs/policies.md, "
+                    + "section 6.2)").append(System.lineSeparator());
+        }
         return sb.toString();
+    }
+
+    /** A ratio to the optimum, with {@code <=} when the optimum is a lower bound (the ratio an upper bound). */
+    private static String ratio(double v, boolean exact) {
+        return Double.isNaN(v) ? "-" : (exact ? "" : "<=") + String.format(Locale.ROOT, "%.2f", v);
     }
 
     private static String us(double v) {

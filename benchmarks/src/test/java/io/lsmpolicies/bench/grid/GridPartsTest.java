@@ -6,6 +6,7 @@ import static org.assertj.core.data.Offset.offset;
 
 import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.sim.FlushSizeSources;
+import io.lsmpolicies.merge.sim.SimulationResult;
 import io.lsmpolicies.merge.sim.Simulator;
 import io.lsmpolicies.ycsb.TraceFile;
 import io.lsmpolicies.ycsb.TraceFile.Event;
@@ -36,6 +37,51 @@ class GridPartsTest {
         double expected = new Simulator(MergePolicies.parse("binomial:k=3"), FlushSizeSources.constant(7), 0)
                 .run(64).writeAmplification();
         assertThat(ModelFit.simulate("binomial:k=3", sizes)).isEqualTo(expected).isGreaterThan(2);
+    }
+
+    @Test
+    void eachCellIsComparedWithTheOfflineOptimumOnItsOwnFlushSizes() {
+        long[] sizes = new long[300];
+        java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+        for (int i = 0; i < sizes.length; i++) {
+            sizes[i] = random.nextLong(900, 1100);
+        }
+        long flushed = java.util.Arrays.stream(sizes).sum();
+        // No reads: never merging is optimal, so the ratio is the model write amplification.
+        ModelFit.Optimality noReads = ModelFit.optimality("binomial:k=3", sizes, 0);
+        SimulationResult binomial = new Simulator(MergePolicies.parse("binomial:k=3"), FlushSizeSources.of(sizes, "s"),
+                0).run(sizes.length);
+        assertThat(noReads.competitiveRatio()).isCloseTo((double) binomial.mergeCost() / flushed, offset(1e-12));
+        assertThat(noReads.depthRatio()).isGreaterThanOrEqualTo(1.0);
+        assertThat(noReads.exact()).isTrue();
+        // A read phase after the load: no policy beats the optimum; only bounded policies get a depth ratio.
+        for (String policy : List.of("binomial:k=3", "minlatency:k=5", "tiered:size-ratio=4", "no-merge")) {
+            ModelFit.Optimality o = ModelFit.optimality(policy, sizes, 100_000);
+            assertThat(o.competitiveRatio()).as(policy).isGreaterThanOrEqualTo(1.0);
+            assertThat(Double.isNaN(o.depthRatio())).as(policy).isEqualTo(!policy.contains("k="));
+        }
+        assertThat(ModelFit.optimality("no-merge", sizes, 100_000).competitiveRatio()).isGreaterThan(
+                ModelFit.optimality("binomial:k=3", sizes, 100_000).competitiveRatio());
+    }
+
+    @Test
+    void theTableShowsTheRatiosToTheOptimumAndMarksLowerBounds() {
+        List<CellResult> cells = new java.util.ArrayList<>(GridPlotsTest.run().subList(0, 5));
+        CellResult a = cells.get(0);
+        cells.set(0, new CellResult(a.cell(), a.status(), a.seconds(), a.load(), a.reads(), a.trace(),
+                a.modelWriteAmplification(), new ModelFit.Optimality(1.234, 1.5, true)));
+        CellResult b = cells.get(1);
+        cells.set(1, new CellResult(b.cell(), b.status(), b.seconds(), b.load(), b.reads(), b.trace(),
+                b.modelWriteAmplification(), new ModelFit.Optimality(2.5, 1.75, false)));
+        String table = PolicyGrid.table(cells);
+        assertThat(table.lines().findFirst().orElseThrow()).endsWith(" vs opt vs optK");
+        assertThat(table.lines().filter(l -> l.startsWith("lsm:binomial:k=4")).findFirst().orElseThrow())
+                .endsWith("   1.23    1.50");
+        assertThat(table.lines().filter(l -> l.startsWith("lsm:minlatency:k=4")).findFirst().orElseThrow())
+                .endsWith("  <=2.50  <=1.75");
+        assertThat(table.lines().filter(l -> l.startsWith("lsm:leveled")).findFirst().orElseThrow())
+                .endsWith("       -       -");
+        assertThat(table).contains("vs opt = the model's total cost");
     }
 
     @Test
