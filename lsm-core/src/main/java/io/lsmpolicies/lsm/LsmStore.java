@@ -283,7 +283,8 @@ public final class LsmStore implements Closeable {
     /** As {@link #openReadOnly(Path, StoreOptions)}, reading through {@code files}. */
     public static LsmStore openReadOnly(Path dir, StoreOptions options, FileLayer files) throws IOException {
         DirectoryLock lock = DirectoryLock.acquireShared(dir.resolve(LOCK_FILE),
-                "the store in " + dir + " is open for writing (" + LOCK_FILE + " is locked)");
+                "the store in " + dir + " is open for writing, or already open in this process (" + LOCK_FILE
+                        + " is locked)");
         LsmStore store = null;
         try {
             Recovered recovered = Manifest.recover(dir, files);

@@ -55,7 +55,8 @@ public final class DirectoryLock implements Closeable {
      * no process has the directory open through {@link #acquire} (which creates it first), and the returned lock
      * holds nothing.
      *
-     * @throws IOException with {@code whenHeld} if an exclusive lock is held (or any lock by this process)
+     * @throws IOException with {@code whenHeld} if an exclusive lock is held, or any lock by this process (Java
+     *                     lets one process hold one lock on a file: two shared locks in one process conflict)
      */
     public static DirectoryLock acquireShared(Path lockFile, String whenHeld) throws IOException {
         FileChannel channel;
