@@ -69,6 +69,32 @@ public final class OfflineOptimum {
      *                                  out of range, or a cost that could exceed 2^62
      */
     public static OptimalCost minTotalCost(long[] lengths, long[] reads, long readCostBytes, int exactLimit) {
+        return totalOf(minTotalCostOfPrefixes(lengths, reads, readCostBytes, exactLimit), exactLimit);
+    }
+
+    /**
+     * What {@link #minTotalCost} reports, given what {@link #minTotalCostOfPrefixes} returned for the same input and
+     * exact limit: the last prefix's cost, exact or labelled with its blocks.
+     */
+    public static OptimalCost totalOf(long[] prefixes, int exactLimit) {
+        int n = prefixes.length;
+        if (n <= exactLimit) {
+            return new OptimalCost(prefixes[n - 1], true, 1, n);
+        }
+        int count = blockCount(n, exactLimit);
+        return new OptimalCost(prefixes[n - 1], false, count, blockSize(n, count));
+    }
+
+    /**
+     * For each t, the least total cost of the first t flushes alone ({@code [t - 1]}), exactly as
+     * {@link #minTotalCost} computes it for the whole sequence (the last element is its cost): exact up to the limit,
+     * else the sum of the blocks before t's block and the exact optimum of t's block up to t, a lower bound by the
+     * same argument. Every schedule of the whole sequence has paid at least this after step t, since its first t
+     * steps are a schedule of the first t flushes.
+     *
+     * @throws IllegalArgumentException as {@link #minTotalCost}
+     */
+    public static long[] minTotalCostOfPrefixes(long[] lengths, long[] reads, long readCostBytes, int exactLimit) {
         check(lengths, exactLimit);
         if (reads.length != lengths.length) {
             throw new IllegalArgumentException("there are " + lengths.length + " flush lengths but " + reads.length
@@ -86,7 +112,21 @@ public final class OfflineOptimum {
         }
         double worst = (double) lengths.length * (sum(lengths) + readSum * readCostBytes);
         refuseBeyond(worst);
-        return blocks(lengths.length, exactLimit, (from, to) -> totalCost(lengths, reads, readCostBytes, from, to));
+        int n = lengths.length;
+        int count = n <= exactLimit ? 1 : blockCount(n, exactLimit);
+        int size = blockSize(n, count);
+        long[] prefixes = new long[n];
+        IntStream.range(0, count).parallel().forEach(b -> totalCost(lengths, reads, readCostBytes, b * size,
+                Math.min(n, (b + 1) * size), prefixes));
+        long before = 0;
+        for (int b = 0; b < count; b++) {
+            int to = Math.min(n, (b + 1) * size);
+            for (int t = b * size; t < to; t++) {
+                prefixes[t] += before;
+            }
+            before = prefixes[to - 1];
+        }
+        return prefixes;
     }
 
     /**
@@ -119,20 +159,31 @@ public final class OfflineOptimum {
         long solve(int from, int to);
     }
 
+    private static int blockCount(int n, int limit) {
+        return (n + limit - 1) / limit;
+    }
+
+    private static int blockSize(int n, int count) {
+        return (n + count - 1) / count;
+    }
+
     /** One block if n fits the limit, else the sum over consecutive blocks, solved in parallel. */
     private static OptimalCost blocks(int n, int limit, Block solver) {
         if (n <= limit) {
             return new OptimalCost(solver.solve(0, n), true, 1, n);
         }
-        int count = (n + limit - 1) / limit;
-        int size = (n + count - 1) / count;
+        int count = blockCount(n, limit);
+        int size = blockSize(n, count);
         long sum = IntStream.range(0, count).parallel()
                 .mapToLong(b -> solver.solve(b * size, Math.min(n, (b + 1) * size))).sum();
         return new OptimalCost(sum, false, count, size);
     }
 
-    /** A(from, to - 1) of the class comment, flushes [from, to) indexed from 0. */
-    static long totalCost(long[] l, long[] r, long readCost, int from, int to) {
+    /**
+     * A(from, to - 1) of the class comment, flushes [from, to) indexed from 0; A(from, t) is also stored at
+     * {@code prefixes[t]} for every t in [from, to) if {@code prefixes} is not null.
+     */
+    static long totalCost(long[] l, long[] r, long readCost, int from, int to, long[] prefixes) {
         int n = to - from;
         long[] prefixL = new long[n + 1];
         long[] prefixR = new long[n + 1];
@@ -163,8 +214,13 @@ public final class OfflineOptimum {
                     left[i] = best;
                     if (i > 0) {
                         wt[col + i - 1] = best + readCost * (prefixR[j + 1] - prefixR[i]);
-                    } else if (j == n - 1) {
-                        whole = best;
+                    } else {
+                        if (prefixes != null) {
+                            prefixes[from + j] = best;
+                        }
+                        if (j == n - 1) {
+                            whole = best;
+                        }
                     }
                 }
             }

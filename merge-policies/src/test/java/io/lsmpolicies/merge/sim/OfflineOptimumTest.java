@@ -184,6 +184,32 @@ class OfflineOptimumTest {
     }
 
     @Test
+    void prefixOptimaAreTheOptimaOfEachPrefixAndBoundEveryPolicysCostSoFar() {
+        SplittableRandom random = new SplittableRandom(99);
+        long[] l = randomLengths(random, 120);
+        long[] r = randomReads(random, 120);
+        long[] prefixes = OfflineOptimum.minTotalCostOfPrefixes(l, r, 64, LIMIT);
+        for (int t : new int[] {1, 2, 7, 60, 120}) {
+            assertThat(prefixes[t - 1]).as("t=%d", t).isEqualTo(OfflineOptimum.minTotalCost(
+                    java.util.Arrays.copyOf(l, t), java.util.Arrays.copyOf(r, t), 64, LIMIT).cost());
+        }
+        assertThat(OfflineOptimum.totalOf(prefixes, LIMIT)).isEqualTo(OfflineOptimum.minTotalCost(l, r, 64, LIMIT));
+        long[] bounds = OfflineOptimum.minTotalCostOfPrefixes(l, r, 64, 50);
+        assertThat(OfflineOptimum.totalOf(bounds, 50).exact()).isFalse();
+        for (int t = 0; t < l.length; t++) {
+            assertThat(bounds[t]).isLessThanOrEqualTo(prefixes[t]);
+        }
+        assertThat(java.util.Arrays.copyOf(bounds, 40)).isEqualTo(java.util.Arrays.copyOf(prefixes, 40));
+        for (String name : MergePolicies.names(PolicyLayout.STACK)) {
+            boolean bounded = MergePolicies.factory(name).parameters().stream().anyMatch(p -> p.name().equals("k"));
+            MergePolicy p = MergePolicies.create(name, bounded ? Map.of("k", 3) : Map.of());
+            new Simulator(p, FlushSizeSources.of(l, "l"), ReadCountSources.of(r, "r"), 64, 0).run(l.length,
+                    step -> assertThat(step.totalCost()).as("%s after flush %d", name, step.flush())
+                            .isGreaterThanOrEqualTo(prefixes[(int) step.flush() - 1]));
+        }
+    }
+
+    @Test
     void rejectsBadInput() {
         assertThatThrownBy(() -> OfflineOptimum.minTotalCost(new long[] {1}, new long[] {1, 2}, 1, LIMIT))
                 .hasMessage("there are 1 flush lengths but 2 read counts");

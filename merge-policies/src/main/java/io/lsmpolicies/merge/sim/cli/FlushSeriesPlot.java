@@ -13,6 +13,8 @@ import io.lsmpolicies.merge.plot.SeriesColors;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 import org.knowm.xchart.style.Styler;
 
@@ -33,12 +35,14 @@ final class FlushSeriesPlot {
 
     private static final class Series {
         final String label;
+        final boolean reference;
         double[] x;
         double[] y;
         int n;
 
-        Series(String label, int capacity) {
+        Series(String label, int capacity, boolean reference) {
             this.label = label;
+            this.reference = reference;
             this.x = new double[capacity];
             this.y = new double[capacity];
         }
@@ -63,7 +67,12 @@ final class FlushSeriesPlot {
 
     /** Starts the series of the next policy. */
     void startSeries(String label) {
-        series.add(new Series(label, (int) (flushes / every) + 3));
+        series.add(new Series(label, (int) (flushes / every) + 3, false));
+    }
+
+    /** Starts a reference series (the optimum, say), drawn dashed. */
+    void startReferenceSeries(String label) {
+        series.add(new Series(label, (int) (flushes / every) + 3, true));
     }
 
     /** Offers one flush's running value; kept if it falls on the sampling grid. */
@@ -93,7 +102,7 @@ final class FlushSeriesPlot {
     }
 
     /**
-     * The chart: one colour per policy ({@link SeriesColors}); on a log y axis ({@link #logarithmic}) the values
+     * The chart: one colour per policy ({@link SeriesColors}), reference series dashed; on a log y axis ({@link #logarithmic}) the values
      * are plotted as log10 with every tick labelled ({@link LogScale}).
      */
     XYChart chart(String subtitle) {
@@ -108,8 +117,11 @@ final class FlushSeriesPlot {
         SeriesColors colors = SeriesColors.of(series.stream().map(s -> s.label).toList());
         for (Series s : series) {
             double[] y = Arrays.copyOf(s.y, s.n);
-            chart.addSeries(s.label, Arrays.copyOf(s.x, s.n), log ? LogScale.toLog(y, 1e-3) : y)
-                    .setMarker(SeriesMarkers.NONE).setLineColor(colors.of(s.label));
+            XYSeries line = chart.addSeries(s.label, Arrays.copyOf(s.x, s.n), log ? LogScale.toLog(y, 1e-3) : y);
+            line.setMarker(SeriesMarkers.NONE).setLineColor(colors.of(s.label));
+            if (s.reference) {
+                line.setLineStyle(SeriesLines.DASH_DASH);
+            }
         }
         return chart;
     }

@@ -7,6 +7,7 @@ import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.sim.FlushSizeSources;
 import io.lsmpolicies.merge.sim.FlushSizes;
 import io.lsmpolicies.merge.sim.OfflineOptimum;
+import io.lsmpolicies.merge.sim.OptimalCost;
 import io.lsmpolicies.merge.sim.ReadCountSources;
 import io.lsmpolicies.merge.sim.ReadCounts;
 import io.lsmpolicies.merge.sim.SimulationResult;
@@ -96,7 +97,8 @@ public final class LsmSim implements Callable<Integer> {
     private Path plot;
 
     @Option(names = "--cost-plot", paramLabel = "FILE.png",
-            description = "Plot cumulative total cost (merge cost + read cost) against flushes.")
+            description = "Plot cumulative total cost (merge cost + read cost) against flushes; with --optimal also "
+                    + "the optimum of the first t flushes, below every policy's curve.")
     private Path costPlot;
 
     @Option(names = "--optimal",
@@ -212,10 +214,17 @@ public final class LsmSim implements Callable<Integer> {
         if (chart != null) {
             chart.write(plot, flushSize + ", " + n + " flushes");
         }
+        Optima optima = optima(n);
         if (costChart != null) {
+            if (optima.prefixes() != null) {
+                costChart.startReferenceSeries(optima.prefixLabel());
+                long[] prefixes = optima.prefixes();
+                for (int t = 0; t < prefixes.length; t++) {
+                    costChart.point(t + 1, prefixes[t]);
+                }
+            }
             costChart.write(costPlot, flushSize + "; reads " + reads + "; " + readCost + " B per probe");
         }
-        Optima optima = optima(n);
         switch (format) {
             case table -> ResultTable.print(out, results, labels, seconds, optima);
             case json -> printJson(out, results, optima);
@@ -268,7 +277,7 @@ public final class LsmSim implements Callable<Integer> {
     /** The optima asked for, on the same flush sizes and reads the policies ran on. */
     private Optima optima(long n) {
         if (!optimal && optimalDepth == null) {
-            return new Optima(null, null, 0);
+            return new Optima(null, null, null, 0);
         }
         if (n > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("--optimal and --optimal-depth take at most " + (Integer.MAX_VALUE - 8)
@@ -282,7 +291,9 @@ public final class LsmSim implements Callable<Integer> {
             l[t] = sizes.next();
             r[t] = readCounts.next();
         }
-        return new Optima(optimal ? OfflineOptimum.minTotalCost(l, r, readCost, exactLimit) : null,
+        long[] prefixes = optimal ? OfflineOptimum.minTotalCostOfPrefixes(l, r, readCost, exactLimit) : null;
+        OptimalCost total = optimal ? OfflineOptimum.totalOf(prefixes, exactLimit) : null;
+        return new Optima(total, prefixes,
                 optimalDepth == null ? null : OfflineOptimum.minMergeCostWithDepth(l, optimalDepth, exactLimit),
                 optimalDepth == null ? 0 : optimalDepth);
     }

@@ -14,11 +14,18 @@ import java.util.Locale;
  * {@code keepsDepthBound} saying whether the policy kept at most K SSTables itself. Where an optimum is only a
  * lower bound ({@code optimalBound} / {@code optimalDepthBound} say so), its ratios are upper bounds.
  *
- * @param total the least total cost, or null if not asked for
- * @param depth the least merge cost with at most {@code k} SSTables after every step, or null
- * @param k     the depth bound of {@code depth}
+ * @param total    the least total cost, or null if not asked for
+ * @param prefixes the least total cost of the first t flushes at {@code [t - 1]} (as exact as {@code total}), or
+ *                 null
+ * @param depth    the least merge cost with at most {@code k} SSTables after every step, or null
+ * @param k        the depth bound of {@code depth}
  */
-record Optima(OptimalCost total, OptimalCost depth, int k) {
+record Optima(OptimalCost total, long[] prefixes, OptimalCost depth, int k) {
+
+    /** The cost plot's label of {@link #prefixes}: every policy's cumulative cost stays on or above it. */
+    String prefixLabel() {
+        return total.exact() ? "optimum of flushes 1..t" : "lower bound on the optimum of flushes 1..t";
+    }
 
     boolean any() {
         return total != null || depth != null;

@@ -38,4 +38,21 @@ class FlushSeriesPlotTest {
         assertThat(chart.getSeriesMap().get("constant k=4").getLineColor())
                 .isNotEqualTo(chart.getSeriesMap().get("binomial k=4").getLineColor());
     }
+
+    @Test
+    void aReferenceSeriesIsDashedAndPoliciesAreSolid() {
+        FlushSeriesPlot p = FlushSeriesPlot.cumulativeCost(2);
+        p.startSeries("binomial k=4");
+        p.point(1, 10);
+        p.point(2, 30);
+        p.startReferenceSeries("optimum of flushes 1..t");
+        p.point(1, 10);
+        p.point(2, 20);
+        XYChart chart = p.chart("test");
+        assertThat(chart.getSeriesMap().get("optimum of flushes 1..t").getLineStyle())
+                .isEqualTo(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);
+        assertThat(chart.getSeriesMap().get("binomial k=4").getLineStyle())
+                .isNotEqualTo(org.knowm.xchart.style.lines.SeriesLines.DASH_DASH);
+        assertThat(chart.getTitle()).startsWith("Cumulative cost (test)");
+    }
 }

@@ -248,6 +248,17 @@ class LsmSimTest {
     }
 
     @Test
+    void theCostPlotShowsTheOptimumOfEachPrefixWithOptimal() throws Exception {
+        Path costPlot = dir.resolve("cost.png");
+        Run r = run("--policy", "binomial:k=3", "--policy", "no-merge", "--flushes", "60", "--flush-size",
+                "uniform:1:100", "--reads", "constant:2", "--read-cost", "50", "--optimal", "--cost-plot",
+                costPlot.toString(), "--format", "json");
+        assertThat(r.status()).as(r.err()).isZero();
+        byte[] png = Files.readAllBytes(costPlot);
+        assertThat(new String(png, 1, 3, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("PNG");
+    }
+
+    @Test
     void badOptimumFlagsExitWithStatusTwo() {
         Run depth = run("--policy", "no-merge", "--flushes", "4", "--optimal-depth", "0");
         assertThat(depth.status()).isEqualTo(2);
