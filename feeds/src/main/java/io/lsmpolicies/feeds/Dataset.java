@@ -1,6 +1,7 @@
 package io.lsmpolicies.feeds;
 
 import io.lsmpolicies.lsm.LsmStore;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -8,55 +9,85 @@ import java.util.Objects;
  * Where a feed's records go: one store, or several hash partitions (one store each), and the record fields that
  * form the primary key (in key order). A record goes to partition {@link #partitionOf(byte[], int)} of its
  * encoded key. The feed does not own the stores: whoever opened them closes them, after stopping the feeds that
- * write to them.
+ * write to them. A node's partitions may be reopened while it runs (see {@link Partition}): operations take a
+ * {@link Partition.Lease} on a partition's store.
  *
  * @param name       the dataset's name
- * @param partitions its stores, partition 0 first; at least one
+ * @param partitions its partitions, partition 0 first; at least one
  * @param keyFields  the primary key fields, in key order
  */
-public record Dataset(String name, List<LsmStore> partitions, List<String> keyFields) {
-    /** @throws IllegalArgumentException if the name is blank, there is no partition, or the key fields are bad */
+public record Dataset(String name, List<Partition> partitions, List<String> keyFields) {
+    /**
+     * @throws IllegalArgumentException if the name is blank, there is no partition, a partition is not of this
+     *                                  dataset or not in its place, or the key fields are bad
+     */
     public Dataset {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("dataset name must not be blank");
         }
-        partitions = List.copyOf(partitions); // rejects null stores
+        partitions = List.copyOf(partitions); // rejects null partitions
         if (partitions.isEmpty()) {
             throw new IllegalArgumentException("dataset " + name + " has no partition");
+        }
+        for (int i = 0; i < partitions.size(); i++) {
+            Partition p = partitions.get(i);
+            if (!p.dataset().equals(name) || p.index() != i || p.count() != partitions.size()) {
+                throw new IllegalArgumentException("dataset " + name + ": " + p + " is not its partition " + i
+                        + " of " + partitions.size());
+            }
         }
         keyFields = new KeyEncoder(keyFields).fields();
     }
 
     /** A dataset of one store. */
     public Dataset(String name, LsmStore store, List<String> keyFields) {
-        this(name, List.of(Objects.requireNonNull(store, "store")), keyFields);
+        this(name, List.of(Partition.of(name, 0, 1, Objects.requireNonNull(store, "store"))), keyFields);
     }
 
     public static Dataset of(String name, LsmStore store, String... keyFields) {
         return new Dataset(name, store, List.of(keyFields));
     }
 
-    /** A dataset hash-partitioned over {@code partitions}, in partition order. */
-    public static Dataset partitioned(String name, List<LsmStore> partitions, String... keyFields) {
-        return new Dataset(name, partitions, List.of(keyFields));
+    /** A dataset hash-partitioned over {@code stores}, in partition order; they are never reopened. */
+    public static Dataset partitioned(String name, List<LsmStore> stores, String... keyFields) {
+        List<Partition> parts = new ArrayList<>();
+        for (LsmStore s : stores) {
+            parts.add(Partition.of(name, parts.size(), stores.size(), s));
+        }
+        return new Dataset(name, parts, List.of(keyFields));
     }
 
     /**
-     * The store of a dataset of one partition.
+     * The store of a dataset of one partition, without a lease (see {@link Partition#store()}).
      *
-     * @throws IllegalStateException if the dataset has several partitions (use {@link #storeFor})
+     * @throws IllegalStateException         if the dataset has several partitions (use {@link #partitionFor})
+     * @throws PartitionUnavailableException if the partition has no store
      */
-    public LsmStore store() {
+    public LsmStore store() throws PartitionUnavailableException {
         if (partitions.size() != 1) {
             throw new IllegalStateException("dataset " + name + " has " + partitions.size()
-                    + " partitions; use storeFor(key)");
+                    + " partitions; use partitionFor(key)");
         }
-        return partitions.get(0);
+        return partitions.get(0).store();
     }
 
-    /** The store holding {@code key} (an encoded primary key). */
-    public LsmStore storeFor(byte[] key) {
+    /** The partition holding {@code key} (an encoded primary key). */
+    public Partition partitionFor(byte[] key) {
         return partitions.get(partitionOf(key, partitions.size()));
+    }
+
+    /** The store holding {@code key}, without a lease (see {@link Partition#store()}). */
+    public LsmStore storeFor(byte[] key) throws PartitionUnavailableException {
+        return partitionFor(key).store();
+    }
+
+    /** Every partition's store, in partition order, without leases (see {@link Partition#store()}). */
+    public List<LsmStore> stores() throws PartitionUnavailableException {
+        List<LsmStore> out = new ArrayList<>();
+        for (Partition p : partitions) {
+            out.add(p.store());
+        }
+        return out;
     }
 
     /**

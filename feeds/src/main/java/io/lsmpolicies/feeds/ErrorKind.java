@@ -20,8 +20,15 @@ public enum ErrorKind {
     /** A record cut off by the end of the stream (the client closed or died mid-record); nothing applied. */
     TRUNCATED,
     /**
-     * A parsed record the store could not take (it stopped after a background failure, or was closed): the
-     * connection is closed and every record it still held is counted here; none was applied or acknowledged.
+     * A parsed record whose store stopped taking writes (its write failed, or an earlier one, or a background flush
+     * or merge; see {@link Partition}): the connection is closed and every record it still held is counted here;
+     * none was applied or acknowledged.
      */
-    STORE_FAILED
+    STORE_FAILED,
+    /**
+     * A parsed record for a partition without a store that takes writes (it failed to open, was opened read-only,
+     * or is being reopened; see {@link Partition}): the connection is closed and every record it still held is
+     * counted here; none was applied or acknowledged.
+     */
+    PARTITION_UNAVAILABLE
 }

@@ -70,7 +70,11 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
     /** Set after a bad record under {@link BadRecordPolicy#CLOSE_CONNECTION} or a store failure: apply no more. */
     private volatile boolean rejecting;
     private volatile boolean storeFailed;
-    /** Why the store failed, for the connection's last line; set with {@link #storeFailed}. */
+    /**
+     * Why the connection stopped ({@link ErrorKind#STORE_FAILED} or {@link ErrorKind#PARTITION_UNAVAILABLE}) and
+     * the message for its last line; set before {@link #storeFailed}.
+     */
+    private volatile ErrorKind failureKind;
     private volatile String storeFailure;
     private boolean failureReported; // by the drain task only
     private long acked; // written by the drain task only (one at a time)
@@ -237,18 +241,18 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
         int budget = Math.max(1, config.queueCapacity());
         Item item;
         List<Item> group = new ArrayList<>();
-        LsmStore groupStore = null;
+        Partition groupPartition = null;
         while (budget-- > 0 && (item = queue.poll()) != null) {
             // Queued before any rejection: still applied, never dropped.
-            LsmStore store = dataset.storeFor(item.key());
+            Partition partition = dataset.partitionFor(item.key());
             if (config.insertIfAbsent()) {
-                apply(store, item);
+                apply(partition, item);
             } else {
-                if (store != groupStore && !group.isEmpty()) {
-                    applyGroup(groupStore, group);
+                if (partition != groupPartition && !group.isEmpty()) {
+                    applyGroup(groupPartition, group);
                     group.clear();
                 }
-                groupStore = store;
+                groupPartition = partition;
                 group.add(item);
             }
             int left = queued.decrementAndGet();
@@ -264,7 +268,7 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
             }
         }
         if (!group.isEmpty()) {
-            applyGroup(groupStore, group);
+            applyGroup(groupPartition, group);
         }
         Channel ch = channel;
         if (config.acks() && acked != before && ch != null && ch.isActive() && ch.isWritable()) {
@@ -302,24 +306,24 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
     }
 
     /**
-     * Applies consecutive records bound for one store as one atomic {@link WriteBatch}: one WAL append and one
+     * Applies consecutive records bound for one partition as one atomic {@link WriteBatch}: one WAL append and one
      * wait for durability instead of one per record. Each record stays whole. If the batch is refused (a record
      * over the store's limits), the records are applied one by one, so only the bad one is rejected and
-     * reported; a failing store is handled per record too.
+     * reported; a failing store or an unavailable partition is handled per record too.
      */
-    private void applyGroup(LsmStore store, List<Item> items) {
+    private void applyGroup(Partition partition, List<Item> items) {
         if (items.size() == 1 || storeFailed) {
-            items.forEach(i -> apply(store, i));
+            items.forEach(i -> apply(partition, i));
             return;
         }
         WriteBatch batch = new WriteBatch();
         for (Item i : items) {
             batch.put(i.key(), i.value());
         }
-        try {
-            store.write(batch);
+        try (Partition.Lease lease = partition.acquire(true)) {
+            lease.store().write(batch);
         } catch (IOException | RuntimeException e) { // refused whole: the per-record path says which and why
-            items.forEach(i -> apply(store, i));
+            items.forEach(i -> apply(partition, i));
             return;
         }
         acked += items.size();
@@ -327,13 +331,29 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
         feedCounters.records.addAndGet(items.size());
     }
 
-    private void apply(LsmStore store, Item item) {
+    /**
+     * Applies one record. Acknowledgements count a prefix of the stream: after the first record that could not be
+     * applied for want of a store (its partition unavailable, or its store failing), nothing more of the connection
+     * is applied, and every record it still holds is counted with the same kind.
+     */
+    private void apply(Partition partition, Item item) {
         if (storeFailed) {
-            counters.error(ErrorKind.STORE_FAILED);
-            feedCounters.error(ErrorKind.STORE_FAILED);
+            counters.error(failureKind);
+            feedCounters.error(failureKind);
             return;
         }
+        Partition.Lease lease;
         try {
+            lease = partition.acquire(true);
+        } catch (PartitionUnavailableException e) {
+            LOG.log(System.Logger.Level.WARNING, "feed {0} connection {1}: {2}; closing the connection",
+                    config.name(), id, e.getMessage());
+            stopApplying(e.storeFailed() ? ErrorKind.STORE_FAILED : ErrorKind.PARTITION_UNAVAILABLE, item,
+                    e.getMessage());
+            return;
+        }
+        try (lease) {
+            LsmStore store = lease.store();
             if (config.insertIfAbsent() && store.get(item.key()) != null) {
                 counters.duplicates.incrementAndGet();
                 feedCounters.duplicates.incrementAndGet();
@@ -348,37 +368,20 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.ERROR, "feed " + config.name() + " connection " + id
                     + ": the store failed; closing the connection", e);
-            storeFailure = describe(config.dataset(), store, e);
-            storeFailed = true;
-            rejecting = true;
-            BadRecord bad = new BadRecord(ErrorKind.STORE_FAILED, item.offset(), item.excerpt(), storeFailure);
-            counters.error(bad);
-            feedCounters.error(bad);
-            // the drain task that called us reports it on the connection and closes it
+            lease.failed(e);
+            stopApplying(ErrorKind.STORE_FAILED, item, partition.writeFailure(e));
         }
     }
 
-    /**
-     * Which partition failed, that it needs a restart, and the store's error with its causes. A failed store takes
-     * no writes until it is reopened, which a node does when it starts; the dataset's other partitions go on.
-     */
-    private static String describe(Dataset dataset, LsmStore store, Throwable e) {
-        int count = dataset.partitions().size();
-        String which = count == 1 ? "dataset " + dataset.name()
-                : "partition " + dataset.partitions().indexOf(store) + " of " + count + " of dataset " + dataset.name();
-        return which + " (" + store.directory() + ") takes no more writes until its store is reopened: restart the "
-                + "node" + (count == 1 ? "" : " (the other partitions go on)") + ": " + describe(e);
-    }
-
-    /** The store's error and its causes, one after the other: the first cause is often the one that names the I/O. */
-    private static String describe(Throwable e) {
-        StringBuilder b = new StringBuilder(String.valueOf(e.getMessage()));
-        for (Throwable c = e.getCause(); c != null && c != c.getCause(); c = c.getCause()) {
-            if (c.getMessage() == null || b.indexOf(c.getMessage()) < 0) {
-                b.append(" (caused by ").append(c).append(')');
-            }
-        }
-        return b.toString();
+    /** Applies nothing more of this connection; the drain task that called us reports it and closes it. */
+    private void stopApplying(ErrorKind kind, Item item, String message) {
+        storeFailure = message;
+        failureKind = kind;
+        storeFailed = true;
+        rejecting = true;
+        BadRecord bad = new BadRecord(kind, item.offset(), item.excerpt(), message);
+        counters.error(bad);
+        feedCounters.error(bad);
     }
 
     /**
@@ -397,7 +400,8 @@ final class FeedConnection extends ChannelInboundHandlerAdapter implements Recor
         }
         ch.config().setAutoRead(true); // channelRead discards everything now (rejecting)
         String line = "{\"error\":\"" + new String(JsonStringEncoder.getInstance().quoteAsString(
-                "the store failed: " + storeFailure)) + "\",\"acked\":" + acked + "}\n";
+                (failureKind == ErrorKind.STORE_FAILED ? "the store failed: " : "") + storeFailure))
+                + "\",\"acked\":" + acked + "}\n";
         ch.writeAndFlush(Unpooled.copiedBuffer(line, StandardCharsets.UTF_8)).addListener(ChannelFutureListener.CLOSE);
         var timeout = ch.eventLoop().schedule(() -> ch.close(), REPORT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         ch.closeFuture().addListener(f -> timeout.cancel(false));

@@ -650,6 +650,15 @@ public final class LsmStore implements Closeable {
         }
     }
 
+    /**
+     * The first failure that stopped this store taking writes (a failed WAL write or sync, or a failed background
+     * flush or merge), if any: every later write fails with it as its cause, reads go on, and only a reopen
+     * (close, then {@link #open}) takes writes again.
+     */
+    public Optional<Throwable> writeFailure() {
+        return Optional.ofNullable(backgroundError.get());
+    }
+
     /** Records the first background failure and wakes every waiter. */
     private void fail(Throwable e) {
         backgroundError.compareAndSet(null, e);

@@ -58,7 +58,7 @@ class FeedWorkloadTest {
             for (int i = 0; i < RECORDS; i++) {
                 expected.add(YcsbKeys.name(i, YcsbKeys.KeyOrder.HASHED));
             }
-            assertThat(StoredRecords.checkAll(server.dataset("usertable").partitions(), 10, 100))
+            assertThat(StoredRecords.checkAll(server.dataset("usertable").stores(), 10, 100))
                     .isEqualTo(expected);
 
             YcsbClient.Result scans = YcsbClient.run(false, "workloade", tmp, concat(common, "-p",

@@ -333,7 +333,7 @@ public final class FeedBenchmark {
                 throw new IllegalStateException("feed errors: " + server.feed("ycsb").stats());
             }
             long count = 0;
-            for (LsmStore s : server.dataset("usertable").partitions()) {
+            for (LsmStore s : server.dataset("usertable").stores()) {
                 try (StoreIterator it = s.scan(null, null)) {
                     while (it.hasNext()) {
                         it.next();

@@ -56,6 +56,17 @@ public sealed interface ApiRequest {
         }
     }
 
+    /**
+     * {@code POST /datasets/{dataset}/partitions/{partition}/reopen}: reopen a partition that is not open (see
+     * {@link io.lsmpolicies.feeds.Partition#reopen}). The index is checked against the dataset by the server.
+     */
+    record Reopen(String dataset, int partition) implements ApiRequest {
+        @Override
+        public boolean changesState() {
+            return true;
+        }
+    }
+
     /** {@code POST /datasets/{dataset}/flush}: flush the MemTable of every partition. */
     record Flush(String dataset) implements ApiRequest {
         @Override

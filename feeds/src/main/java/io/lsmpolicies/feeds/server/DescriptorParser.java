@@ -39,7 +39,7 @@ public final class DescriptorParser {
     private static final Set<String> STORAGE_KEYS = Set.of("storage.memorycomponent.globalbudget",
             "storage.memorycomponent.pagesize", "storage.buffercache.size", "storage.buffercache.pagesize",
             "storage.lsm.bloomfilter.falsepositiverate", "storage.max.concurrent.merges.per.partition",
-            "storage.wal.mode", "storage.write.rate.limit");
+            "storage.wal.mode", "storage.write.rate.limit", "partition.reopen.delay", "partition.reopen.max-delay");
     private static final Set<String> HTTP_KEYS = union(Set.of("address", "port", "max-connections", "idle-timeout",
             "token", "token-file", "token-required-for-reads"), TlsSection.KEYS);
     private static final Set<String> DATASET_KEYS = Set.of("primary-key", "merge-policy");
@@ -130,7 +130,7 @@ public final class DescriptorParser {
             }
         }
         StorageSettings settings = storage(storage, datasets.size(), iodevices.size());
-        return new NodeDescriptor(file, nodeId, iodevices, settings, http, datasets, feeds);
+        return new NodeDescriptor(file, nodeId, iodevices, settings, reopen(storage), http, datasets, feeds);
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {
@@ -261,6 +261,28 @@ public final class DescriptorParser {
             dirs.add(dir);
         }
         return dirs;
+    }
+
+    /** {@code partition.reopen.delay} ({@code off}, or 100 ms - 1 h) and {@code partition.reopen.max-delay}. */
+    private ReopenPolicy reopen(IniFile.Section s) throws ConfigException {
+        Map<String, IniFile.Entry> m = s == null ? Map.of() : s.entries();
+        IniFile.Entry delay = m.get("partition.reopen.delay");
+        IniFile.Entry max = m.get("partition.reopen.max-delay");
+        if (delay != null && delay.value().equalsIgnoreCase("off")) {
+            if (max != null) {
+                throw error(max.line(), max.key(), "partition.reopen.delay is off: no automatic retries to bound");
+            }
+            return new ReopenPolicy(null, null);
+        }
+        Duration first = delay == null ? ReopenPolicy.DEFAULT.delay()
+                : duration(delay, Duration.ofMillis(100), Duration.ofHours(1));
+        Duration longest = max == null ? ReopenPolicy.DEFAULT.maxDelay().compareTo(first) < 0 ? first
+                : ReopenPolicy.DEFAULT.maxDelay() : duration(max, Duration.ofMillis(100), Duration.ofHours(1));
+        if (longest.compareTo(first) < 0) {
+            throw error(max.line(), max.key(), "must be at least partition.reopen.delay (" + first.toMillis()
+                    + " ms), was " + max.value());
+        }
+        return new ReopenPolicy(first, longest);
     }
 
     private StorageSettings storage(IniFile.Section s, int datasets, int partitions) throws ConfigException {

@@ -5,8 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import io.lsmpolicies.feeds.Dataset;
 import io.lsmpolicies.feeds.Feed;
+import io.lsmpolicies.feeds.Partition;
+import io.lsmpolicies.feeds.PartitionUnavailableException;
 import io.lsmpolicies.feeds.ValueCodec;
-import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreIterator;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -22,9 +23,12 @@ import java.util.function.Supplier;
  * The node's HTTP API, JSON out ({@code docs/configuration.md}): reads ({@code GET /health},
  * {@code /datasets/{name}/records/{key}}, {@code /datasets/{name}/records?from=&to=&limit=},
  * {@code /datasets/{name}/count}, {@code /datasets/{name}/metrics}, {@code /feeds/{name}/stats}) and the two
- * requests that change state ({@code DELETE /datasets/{name}/records/{key}}, {@code POST /datasets/{name}/flush}).
- * Errors are {@code {"error": "..."}} with the status of the {@link ApiRequestException}, or 500 if the store
- * failed; a request never takes the server down. {@link #serve} runs on a worker thread, never an event loop, as
+ * requests that change state ({@code DELETE /datasets/{name}/records/{key}}, {@code POST /datasets/{name}/flush},
+ * {@code POST /datasets/{name}/partitions/{i}/reopen}). Errors are {@code {"error": "..."}} with the status of the
+ * {@link ApiRequestException}; 503 if a partition the request needs is unavailable
+ * ({@link PartitionUnavailableException}: it failed to open, its store stopped taking writes, or it is being
+ * reopened), with {@code "dataset"} and {@code "partition"} beside the error; 500 if the store failed otherwise.
+ * A request never takes the server down. {@link #serve} runs on a worker thread, never an event loop, as
  * store reads and writes block.
  *
  * <p>Authorization, checked before the request is even parsed: with a token configured, every method other
@@ -72,6 +76,8 @@ final class HttpApi {
                 headers = Map.of(HttpHeaderNames.ALLOW.toString(), e.allow());
             }
             conn.respond(HttpResponseStatus.valueOf(e.status()), error(e.getMessage()), r.keepAlive(), headers);
+        } catch (PartitionUnavailableException e) {
+            conn.respond(HttpResponseStatus.SERVICE_UNAVAILABLE, unavailable(e), r.keepAlive(), Map.of());
         } catch (Exception | StackOverflowError e) {
             LOG.log(System.Logger.Level.ERROR, r.method() + " " + r.uri() + " failed", e);
             conn.respond(HttpResponseStatus.INTERNAL_SERVER_ERROR, error(String.valueOf(e)), r.keepAlive(),
@@ -128,7 +134,10 @@ final class HttpApi {
         }
         if (req instanceof ApiRequest.Get g) {
             Dataset d = datasets.get(g.dataset());
-            byte[] value = d.storeFor(g.key()).get(g.key());
+            byte[] value;
+            try (Partition.Lease lease = d.partitionFor(g.key()).acquire(false)) {
+                value = lease.store().get(g.key());
+            }
             if (value == null) {
                 throw ApiRequestException.notFound("no record with key " + g.keyText() + " in " + d.name());
             }
@@ -140,16 +149,45 @@ final class HttpApi {
         if (req instanceof ApiRequest.Flush f) {
             return flush(datasets.get(f.dataset()));
         }
+        if (req instanceof ApiRequest.Reopen r) {
+            return reopen(datasets.get(r.dataset()), r.partition());
+        }
         throw new IllegalStateException("no handler for " + req);
     }
 
+    /** "ok", or "degraded" with every partition that is not open, its state and error. */
     private byte[] health() throws IOException {
         HttpStats h = stats.get();
+        List<Partition> notOpen = new ArrayList<>();
+        List<Partition.Status> statuses = new ArrayList<>();
+        for (Dataset d : datasets.values()) {
+            for (Partition p : d.partitions()) {
+                Partition.Status st = p.status();
+                if (st.state() != Partition.State.OPEN) {
+                    notOpen.add(p);
+                    statuses.add(st);
+                }
+            }
+        }
         return json(g -> {
             g.writeStartObject();
-            g.writeStringField("status", "ok");
+            g.writeStringField("status", notOpen.isEmpty() ? "ok" : "degraded");
             g.writeNumberField("datasets", datasets.size());
             g.writeNumberField("feeds", feeds.size());
+            if (!notOpen.isEmpty()) {
+                g.writeArrayFieldStart("unavailablePartitions");
+                for (int i = 0; i < notOpen.size(); i++) {
+                    Partition p = notOpen.get(i);
+                    g.writeStartObject();
+                    g.writeStringField("dataset", p.dataset());
+                    g.writeNumberField("partition", p.index());
+                    g.writeStringField("directory", p.directory().toString());
+                    g.writeStringField("state", statuses.get(i).state().name());
+                    g.writeStringField("error", statuses.get(i).error());
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
             g.writeObjectFieldStart("http");
             g.writeNumberField("open", h.open());
             g.writeNumberField("accepted", h.accepted());
@@ -162,12 +200,28 @@ final class HttpApi {
         });
     }
 
+    /**
+     * A write through {@code lease} failed with {@code e}: if the store stopped taking writes, the partition's
+     * 503, else {@code e} itself (a 500).
+     */
+    private static Exception writeFailed(Partition p, Partition.Lease lease, Exception e) {
+        if (lease.failed(e)) {
+            return new PartitionUnavailableException(p.dataset(), p.index(), p.writeFailure(e), true, e);
+        }
+        return e;
+    }
+
     /** A tombstone in the key's partition (an absent key may be deleted); durable as the WAL mode makes it. */
     private byte[] delete(Dataset d, ApiRequest.Delete del) throws Exception {
-        try {
-            d.storeFor(del.key()).delete(del.key());
-        } catch (IllegalArgumentException e) { // a key over the store's limit
-            throw ApiRequestException.badRequest("key " + del.keyText() + ": " + e.getMessage());
+        Partition p = d.partitionFor(del.key());
+        try (Partition.Lease lease = p.acquire(true)) {
+            try {
+                lease.store().delete(del.key());
+            } catch (IllegalArgumentException e) { // a key over the store's limit
+                throw ApiRequestException.badRequest("key " + del.keyText() + ": " + e.getMessage());
+            } catch (IOException | RuntimeException e) {
+                throw writeFailed(p, lease, e);
+            }
         }
         return json(g -> {
             g.writeStartObject();
@@ -177,10 +231,25 @@ final class HttpApi {
         });
     }
 
-    /** Flushes every partition's MemTable; returns once each is in an SSTable. */
+    /**
+     * Flushes every partition's MemTable; returns once each is in an SSTable. If a partition takes no writes,
+     * nothing is flushed (503 naming it).
+     */
     private byte[] flush(Dataset d) throws Exception {
-        for (LsmStore s : d.partitions()) {
-            s.flush();
+        List<Partition.Lease> leases = new ArrayList<>();
+        try {
+            for (Partition p : d.partitions()) {
+                leases.add(p.acquire(true));
+            }
+            for (int i = 0; i < leases.size(); i++) {
+                try {
+                    leases.get(i).store().flush();
+                } catch (IOException | RuntimeException e) {
+                    throw writeFailed(d.partitions().get(i), leases.get(i), e);
+                }
+            }
+        } finally {
+            leases.forEach(Partition.Lease::close);
         }
         return json(g -> {
             g.writeStartObject();
@@ -190,12 +259,36 @@ final class HttpApi {
         });
     }
 
+    /** Reopens partition {@code index} of {@code d} unless it is open; 503 with the cause if it cannot be. */
+    private byte[] reopen(Dataset d, int index) throws Exception {
+        if (index >= d.partitions().size()) {
+            throw ApiRequestException.notFound("dataset " + d.name() + " has " + d.partitions().size()
+                    + " partition(s), numbered from 0; no partition " + index);
+        }
+        Partition p = d.partitions().get(index);
+        boolean reopened;
+        try {
+            reopened = p.reopen(PartitionReopener.OLD_STORE_WAIT);
+        } catch (IOException e) {
+            throw new PartitionUnavailableException(p.dataset(), p.index(), p.name() + " could not be reopened: "
+                    + Partition.causes(e), false, e);
+        }
+        return json(g -> {
+            g.writeStartObject();
+            g.writeStringField("dataset", d.name());
+            g.writeNumberField("partition", index);
+            g.writeStringField("state", p.status().state().name());
+            g.writeBooleanField("reopened", reopened);
+            g.writeEndObject();
+        });
+    }
+
     private byte[] count(Dataset d) throws Exception {
         List<Long> counts = new ArrayList<>();
         long total = 0;
-        for (LsmStore s : d.partitions()) {
+        for (Partition p : d.partitions()) {
             long n = 0;
-            try (StoreIterator it = s.scan(null, null)) {
+            try (Partition.Lease lease = p.acquire(false); StoreIterator it = lease.store().scan(null, null)) {
                 while (it.hasNext()) {
                     it.next();
                     n++;
@@ -218,18 +311,27 @@ final class HttpApi {
         });
     }
 
+    /** Each partition's metrics; a partition without a store gives its state and error instead. */
     private byte[] metrics(Dataset d) throws Exception {
         return json(g -> {
             g.writeStartObject();
             g.writeStringField("dataset", d.name());
             g.writeArrayFieldStart("partitions");
-            for (int i = 0; i < d.partitions().size(); i++) {
-                LsmStore s = d.partitions().get(i);
+            for (Partition p : d.partitions()) {
                 g.writeStartObject();
-                g.writeNumberField("partition", i);
-                g.writeStringField("directory", s.directory().toString());
-                g.writeFieldName("metrics");
-                g.writeRawValue(s.metrics().toJson());
+                g.writeNumberField("partition", p.index());
+                g.writeStringField("directory", p.directory().toString());
+                Partition.Status st = p.status();
+                g.writeStringField("state", st.state().name());
+                if (st.error() != null) {
+                    g.writeStringField("error", st.error());
+                }
+                try (Partition.Lease lease = p.acquire(false)) {
+                    g.writeFieldName("metrics");
+                    g.writeRawValue(lease.store().metrics().toJson());
+                } catch (PartitionUnavailableException e) {
+                    // state and error say why
+                }
                 g.writeEndObject();
             }
             g.writeEndArray();
@@ -247,6 +349,21 @@ final class HttpApi {
             body.write(g);
         }
         return out.toByteArray();
+    }
+
+    /** {@code {"error": message, "dataset": ..., "partition": i}}. */
+    private static byte[] unavailable(PartitionUnavailableException e) {
+        try {
+            return json(g -> {
+                g.writeStartObject();
+                g.writeStringField("error", e.getMessage());
+                g.writeStringField("dataset", e.dataset());
+                g.writeNumberField("partition", e.partition());
+                g.writeEndObject();
+            });
+        } catch (IOException x) {
+            return error(e.getMessage());
+        }
     }
 
     /** {@code {"error": message}}. */

@@ -12,12 +12,13 @@ import java.util.List;
  * @param nodeId    the {@code <id>} of {@code [nc/<id>]}
  * @param iodevices the partitions' device directories, partition 0 first; each exists and is writable
  * @param storage   the {@code [nc]} storage settings
+ * @param reopen    the {@code [nc]} {@code partition.reopen.*} keys: when a failed partition is retried
  * @param httpSettings the {@code [http]} section: where the HTTP API listens, its limits, token and TLS
  * @param datasets  the datasets, in file order
  * @param feeds     the feeds, in file order; each names one of the datasets
  */
 public record NodeDescriptor(Path file, String nodeId, List<Path> iodevices, StorageSettings storage,
-        HttpSettings httpSettings, List<DatasetSpec> datasets, List<FeedSpec> feeds) {
+        ReopenPolicy reopen, HttpSettings httpSettings, List<DatasetSpec> datasets, List<FeedSpec> feeds) {
     public NodeDescriptor {
         iodevices = List.copyOf(iodevices);
         datasets = List.copyOf(datasets);

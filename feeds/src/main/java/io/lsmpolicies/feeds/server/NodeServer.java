@@ -2,6 +2,7 @@ package io.lsmpolicies.feeds.server;
 
 import io.lsmpolicies.feeds.Dataset;
 import io.lsmpolicies.feeds.Feed;
+import io.lsmpolicies.feeds.Partition;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreOptions;
 import java.io.Closeable;
@@ -21,6 +22,16 @@ import java.util.Map;
  * (directory {@code <iodevice>/<dataset>}), hash-partitions each dataset's records over them by primary key
  * ({@link Dataset#partitionOf}), starts the feeds, and serves the HTTP API ({@link HttpApi}).
  *
+ * <p>One partition never stops the others. A store that cannot be opened at start for an I/O reason (a full or
+ * failing device, damaged or missing files, its directory locked by another process: any {@link IOException},
+ * {@link java.io.UncheckedIOException} included) leaves its partition {@link Partition.State#DOWN}: the error is
+ * logged, the server starts and serves every other partition, and the partition's operations fail with
+ * {@link io.lsmpolicies.feeds.PartitionUnavailableException} (HTTP 503). Configuration mistakes still stop the
+ * start ({@link ConfigException}): a partition count that differs from the one recorded beside the store, or a
+ * merge policy switch the partition's tree cannot take. A partition that is not open (failed at start, or its
+ * store stopped taking writes at runtime) is reopened by a {@link PartitionReopener} with the descriptor's
+ * {@link ReopenPolicy}, or on request ({@code POST /datasets/{name}/partitions/{i}/reopen}).
+ *
  * <p>{@link #close()} shuts down in dependency order: feeds first (stop accepting, drain every queued record
  * into the stores), then the HTTP API, then the stores (each flushes its MemTable). A partition count is
  * recorded beside each store ({@code <iodevice>/<dataset>.partition}); reopening with other iodevices is refused,
@@ -36,6 +47,11 @@ public final class NodeServer implements Closeable {
     @FunctionalInterface
     interface StoreOpener {
         LsmStore open(Path dir, StoreOptions options) throws IOException;
+
+        /** A store for reads only, when {@link #open} fails ({@link LsmStore#openReadOnly(Path, StoreOptions)}). */
+        default LsmStore openReadOnly(Path dir, StoreOptions options) throws IOException {
+            return LsmStore.openReadOnly(dir, options);
+        }
     }
 
     private final NodeDescriptor descriptor;
@@ -43,7 +59,8 @@ public final class NodeServer implements Closeable {
     private final Map<String, Dataset> datasets = new LinkedHashMap<>();
     private final Map<String, Feed> feeds = new LinkedHashMap<>();
     private final Map<String, List<InetSocketAddress>> feedAddresses = new LinkedHashMap<>();
-    private final List<LsmStore> stores = new ArrayList<>();
+    private final List<Partition> partitions = new ArrayList<>();
+    private PartitionReopener reopener;
     private HttpServer http;
     private boolean closed;
 
@@ -55,9 +72,10 @@ public final class NodeServer implements Closeable {
     /**
      * Opens the stores, starts the feeds and the HTTP API. On failure, everything already opened is closed.
      *
-     * @throws ConfigException if a port is in use or the partitions do not match the stores on disk, naming
-     *                         the descriptor line
-     * @throws IOException     if a store cannot be opened
+     * @throws ConfigException if a port is in use, the partitions do not match the stores on disk, or a merge
+     *                         policy switch is one a partition's tree cannot take, naming the descriptor line
+     * @throws IOException     if a partition's marker cannot be read (a store that cannot be opened only leaves
+     *                         its partition down: see the class comment)
      */
     public static NodeServer start(NodeDescriptor descriptor) throws IOException, ConfigException {
         return start(descriptor, LsmStore::open);
@@ -68,6 +86,9 @@ public final class NodeServer implements Closeable {
         NodeServer s = new NodeServer(descriptor, opener);
         try {
             s.openStores();
+            if (descriptor.reopen().automatic()) {
+                s.reopener = PartitionReopener.start(s.partitions, descriptor.reopen());
+            }
             s.startFeeds();
             s.startHttp();
         } catch (IOException | ConfigException | RuntimeException e) {
@@ -82,27 +103,63 @@ public final class NodeServer implements Closeable {
     private void openStores() throws IOException, ConfigException {
         int n = descriptor.iodevices().size();
         for (DatasetSpec d : descriptor.datasets()) {
-            List<LsmStore> parts = new ArrayList<>();
+            List<Partition> parts = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 Path device = descriptor.iodevices().get(i);
-                checkPartition(device.resolve(d.name() + ".partition"), i, n);
+                Path marker = device.resolve(d.name() + ".partition");
                 Path dir = device.resolve(d.name());
-                LsmStore store;
+                int index = i;
+                Partition.Opener reopen = () -> {
+                    try {
+                        checkPartition(marker, index, n);
+                    } catch (ConfigException e) {
+                        throw new IOException(e.getMessage(), e);
+                    }
+                    return opener.open(dir, options(d, dir, n));
+                };
+                Partition.Opener readOnly = () -> opener.openReadOnly(dir, options(d, dir, n));
+                LsmStore store = null;
+                Throwable failure = null;
                 try {
-                    store = opener.open(dir, descriptor.storage().storeOptions(descriptor.datasets().size(), n,
-                            d.policyFor(dir)));
+                    checkPartition(marker, i, n);
+                    store = opener.open(dir, options(d, dir, n));
                 } catch (IllegalArgumentException e) { // a policy switch the partition's tree cannot take
                     throw new ConfigException(descriptor.file(), d.line(), "merge-policy", "dataset " + d.name()
                             + ", partition " + i + ": " + e.getMessage(), e);
+                } catch (IOException | java.io.UncheckedIOException e) {
+                    Partition.Opened o = Partition.open(() -> {
+                        throw e;
+                    }, readOnly);
+                    store = o.store();
+                    failure = o.failure();
                 }
-                int partition = i;
-                store.policySwitch().ifPresent(sw -> LOG.log(System.Logger.Level.WARNING,
-                        "dataset {0}, partition {1} ({2}): {3} (recorded)", d.name(), partition, dir, sw));
-                stores.add(store);
-                parts.add(store);
+                Partition p = Partition.reopenable(d.name(), i, n, dir, store, failure, reopen, readOnly,
+                        recovery(d.name(), i));
+                if (failure != null) {
+                    LOG.log(System.Logger.Level.ERROR, "{0} cannot be opened for writing{1}; the node serves the other"
+                            + " partitions and {2}: {3}", p.name(), store != null ? " (it answers reads, opened"
+                            + " read-only)" : "", recovery(d.name(), i), Partition.causes(failure));
+                } else {
+                    store.policySwitch().ifPresent(sw -> LOG.log(System.Logger.Level.WARNING,
+                            "dataset {0}, partition {1} ({2}): {3} (recorded)", d.name(), index, dir, sw));
+                }
+                partitions.add(p);
+                parts.add(p);
             }
             datasets.put(d.name(), new Dataset(d.name(), parts, d.primaryKey()));
         }
+    }
+
+    private StoreOptions options(DatasetSpec d, Path dir, int n) throws IOException {
+        return descriptor.storage().storeOptions(descriptor.datasets().size(), n, d.policyFor(dir));
+    }
+
+    /** How a failed partition comes back, for messages. */
+    private String recovery(String dataset, int index) {
+        ReopenPolicy r = descriptor.reopen();
+        String request = "POST /datasets/" + dataset + "/partitions/" + index + "/reopen";
+        return r.automatic() ? "the node retries every " + r.delay().toMillis() + " ms to " + r.maxDelay().toMillis()
+                + " ms, or on " + request : "reopen it with " + request + ", or restart the node";
     }
 
     private void checkPartition(Path marker, int index, int count) throws IOException, ConfigException {
@@ -175,7 +232,7 @@ public final class NodeServer implements Closeable {
         return feeds.get(name);
     }
 
-    /** Stops the feeds (draining them), the HTTP API, then closes the stores. Idempotent. */
+    /** Stops the feeds (draining them), the HTTP API and the reopener, then closes the stores. Idempotent. */
     @Override
     public synchronized void close() throws IOException {
         if (closed) {
@@ -192,12 +249,15 @@ public final class NodeServer implements Closeable {
         if (http != null) {
             http.close(); // requests under way finish (their stores are still open)
         }
+        if (reopener != null) {
+            reopener.close();
+        }
         IOException first = null;
-        for (LsmStore s : stores) {
+        for (Partition p : partitions) {
             try {
-                s.close();
+                p.close();
             } catch (IOException | RuntimeException e) {
-                LOG.log(System.Logger.Level.ERROR, "closing " + s.directory(), e);
+                LOG.log(System.Logger.Level.ERROR, "closing " + p.name(), e);
                 if (first == null) {
                     first = e instanceof IOException ioe ? ioe : new IOException(e);
                 }

@@ -3,9 +3,9 @@ package io.lsmpolicies.feeds.server;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.lsmpolicies.feeds.Dataset;
+import io.lsmpolicies.feeds.Partition;
 import io.lsmpolicies.feeds.ValueCodec;
 import io.lsmpolicies.lsm.KeyValue;
-import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreIterator;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
@@ -42,8 +42,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * only while the channel is writable; otherwise the stream parks ({@link HttpConnection#park}) and returns its
  * worker thread, and the connection resumes it on a worker when the channel drains below the low-water mark.
  * The server thus holds at most the high-water mark plus one chunk (at least one whole record) per connection.
- * The partitions' scans stay open (pinning their tables) until the answer ends, the client goes, or the idle
- * timeout closes a client that stopped reading.
+ * The partitions' scans stay open (pinning their tables, and holding a lease on each partition's store, so a
+ * reopen of a failed partition waits for them) until the answer ends, the client goes, or the idle timeout closes
+ * a client that stopped reading. A partition without a store is a 503 before anything is sent.
  *
  * <p>A failure before the head is written is a 500 with a JSON error; after it, the response cannot be
  * completed, so the connection is closed (the client sees a truncated chunked body).
@@ -60,6 +61,8 @@ final class RangeStream implements Runnable {
     private final boolean chunked;
     private final JsonFactory json;
     private final List<StoreIterator> scans = new ArrayList<>();
+    /** A lease per partition, held until the scans are closed: no reopen closes a store under a scan. */
+    private final List<Partition.Lease> leases = new ArrayList<>();
     private final PriorityQueue<Head> heads = new PriorityQueue<>((a, b) -> Arrays.compareUnsigned(a.kv.key(),
             b.kv.key()));
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -83,11 +86,17 @@ final class RangeStream implements Runnable {
         this.json = json;
     }
 
-    /** Opens every partition's scan. On failure nothing stays open. */
+    /**
+     * Opens every partition's scan. On failure nothing stays open.
+     *
+     * @throws io.lsmpolicies.feeds.PartitionUnavailableException if a partition has no store
+     */
     void open() throws IOException {
         try {
-            for (LsmStore s : dataset.partitions()) {
-                StoreIterator it = s.scan(range.from(), range.to());
+            for (Partition p : dataset.partitions()) {
+                Partition.Lease lease = p.acquire(false);
+                leases.add(lease);
+                StoreIterator it = lease.store().scan(range.from(), range.to());
                 scans.add(it);
                 if (it.hasNext()) {
                     heads.add(new Head(it.next(), it));
@@ -210,6 +219,7 @@ final class RangeStream implements Runnable {
                 }
             }
             heads.clear();
+            leases.forEach(Partition.Lease::close);
         }
     }
 

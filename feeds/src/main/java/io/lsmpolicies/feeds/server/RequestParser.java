@@ -68,6 +68,17 @@ public final class RequestParser {
             }
             return only("GET", method, params, new FeedStats(seg.get(1)));
         }
+        if (seg.size() == 5 && seg.get(0).equals("datasets") && seg.get(2).equals("partitions")
+                && seg.get(4).equals("reopen")) {
+            if (datasets.apply(seg.get(1)) == null) {
+                throw ApiRequestException.notFound("no dataset '" + seg.get(1) + "'");
+            }
+            if (!seg.get(3).matches("\\d{1,9}")) {
+                throw ApiRequestException.notFound("no partition '" + seg.get(3) + "' of dataset '" + seg.get(1)
+                        + "': partitions are numbered from 0");
+            }
+            return only("POST", method, params, new ApiRequest.Reopen(seg.get(1), Integer.parseInt(seg.get(3))));
+        }
         if (seg.size() >= 3 && seg.size() <= 4 && seg.get(0).equals("datasets")) {
             String name = seg.get(1);
             List<String> keyFields = datasets.apply(name);

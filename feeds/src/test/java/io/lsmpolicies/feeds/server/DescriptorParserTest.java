@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -84,6 +85,35 @@ class DescriptorParserTest {
         assertThat(o.memtableBytes()).isEqualTo(StoreOptions.DEFAULT_MEMTABLE_BYTES);
         assertThat(o.writeBytesPerSecond()).isZero();
         assertThat(d.feeds()).isEmpty();
+    }
+
+    @Test
+    void theReopenRetriesAreReadAndChecked() throws Exception {
+        assertThat(DescriptorParser.parse(write(minimal())).reopen()).isEqualTo(ReopenPolicy.DEFAULT);
+        ReopenPolicy r = DescriptorParser.parse(write(minimal() + "[nc]\npartition.reopen.delay = 500ms\n"
+                + "partition.reopen.max-delay = 2s\n")).reopen();
+        assertThat(r.delay()).isEqualTo(Duration.ofMillis(500));
+        assertThat(r.maxDelay()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(List.of(r.wait(0), r.wait(1), r.wait(2), r.wait(10))).containsExactly(Duration.ofMillis(500),
+                Duration.ofSeconds(1), Duration.ofSeconds(2), Duration.ofSeconds(2));
+        assertThat(DescriptorParser.parse(write(minimal() + "[nc]\npartition.reopen.delay = off\n")).reopen()
+                .automatic()).isFalse();
+        assertThat(DescriptorParser.parse(write(minimal() + "[nc]\npartition.reopen.delay = 1m\n")).reopen()
+                .maxDelay()).as("the default maximum, raised to a longer first delay").isEqualTo(Duration.ofMinutes(1));
+        Map<String, String[]> cases = Map.of(
+                "partition.reopen.delay = soon\n", new String[] {"partition.reopen.delay", "duration"},
+                "partition.reopen.delay = 10ms\n", new String[] {"partition.reopen.delay", "between 100 ms"},
+                "partition.reopen.delay = 5s\npartition.reopen.max-delay = 1s\n",
+                new String[] {"partition.reopen.max-delay", "at least partition.reopen.delay"},
+                "partition.reopen.delay = off\npartition.reopen.max-delay = 1s\n",
+                new String[] {"partition.reopen.max-delay", "off"});
+        for (Map.Entry<String, String[]> c : cases.entrySet()) {
+            ConfigException e = error(minimal() + "[nc]\n" + c.getKey());
+            assertThat(e).as(c.getKey()).isNotNull();
+            assertThat(e.key()).as(c.getKey()).isEqualTo(c.getValue()[0]);
+            assertThat(e.line()).as(c.getKey()).isGreaterThanOrEqualTo(6);
+            assertThat(e.getMessage()).as(c.getKey()).contains(c.getValue()[1]);
+        }
     }
 
     @Test

@@ -106,7 +106,7 @@ class HttpAuthTest {
         assertThat(flush.status()).isEqualTo(200);
         assertThat(flush.body().get("flushedPartitions").asInt()).isEqualTo(2);
         assertThat(flushes()).isGreaterThan(flushedBefore);
-        for (LsmStore s : server.dataset("orders").partitions()) {
+        for (LsmStore s : server.dataset("orders").stores()) {
             assertThat(s.components().tableCount()).as("the MemTable is in an SSTable").isPositive();
         }
         Reply put = send("PUT", ANN_3, "Bearer " + TOKEN);
@@ -114,9 +114,9 @@ class HttpAuthTest {
         assertThat(put.raw().headers().firstValue("allow")).hasValue("GET, DELETE");
     }
 
-    private long flushes() {
+    private long flushes() throws IOException {
         long n = 0;
-        for (LsmStore s : server.dataset("orders").partitions()) {
+        for (LsmStore s : server.dataset("orders").stores()) {
             n += s.metrics().flushes();
         }
         return n;

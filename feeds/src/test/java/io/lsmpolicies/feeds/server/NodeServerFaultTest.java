@@ -14,12 +14,7 @@ import io.lsmpolicies.lsm.io.FaultHook;
 import io.lsmpolicies.lsm.io.FaultInjector;
 import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.FileOp;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -29,10 +24,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -47,8 +40,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * until the server closes it) a WAL sync, or a background flush's SSTable write, fails.
  * Meanwhile another feed ingests into dataset {@code b}. The server must stay up; the connection to {@code a}'s
  * feed is told why and closed, and the feed's statistics name the cause; {@code b} ingests everything; HTTP reads
- * of both go on; {@code a}'s store refuses every later write with the first error, over the feed too, until the
- * node restarts; after the restart every acknowledged record is there and {@code a} takes writes again.
+ * of both go on, and health says {@code a} is degraded; {@code a}'s store refuses every later write with the first
+ * error, over the feed too, until it is reopened (automatic retries are off here); after a restart every
+ * acknowledged record is there and {@code a} takes writes again. Reopening without a restart: the last test.
  */
 @Timeout(60)
 class NodeServerFaultTest {
@@ -109,6 +103,7 @@ class NodeServerFaultTest {
                 + "[nc]\n"
                 + "storage.memorycomponent.globalbudget = 64KB\n" // 32 KiB per store: several flushes per ingest
                 + "storage.wal.mode = sync\n"
+                + "partition.reopen.delay = off\n"
                 + "[http]\n"
                 + "port = 0\n");
         for (String d : List.of("a", "b")) {
@@ -134,59 +129,6 @@ class NodeServerFaultTest {
             b.append("{\"id\":").append(i).append(",\"v\":\"").append("x".repeat(60)).append(i).append("\"}\n");
         }
         return b.toString().getBytes(StandardCharsets.US_ASCII);
-    }
-
-    /** A feed client: writes records, and reads the server's lines (acks, an error) until it closes. */
-    private static final class Client implements AutoCloseable {
-        final Socket socket;
-        final List<String> lines = new ArrayList<>();
-        final CompletableFuture<Void> closedByServer = new CompletableFuture<>();
-        final AtomicReference<Long> lastAck = new AtomicReference<>(0L);
-
-        Client(InetSocketAddress a) throws IOException {
-            socket = new Socket(a.getAddress(), a.getPort());
-            Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(),
-                        StandardCharsets.UTF_8))) {
-                    for (String line = in.readLine(); line != null; line = in.readLine()) {
-                        synchronized (lines) {
-                            lines.add(line);
-                        }
-                        JsonNode n = JSON.readTree(line);
-                        if (n.has("acked")) {
-                            lastAck.set(n.get("acked").asLong());
-                        }
-                    }
-                } catch (IOException e) {
-                    // reset by the server's close
-                }
-                closedByServer.complete(null);
-            });
-            reader.setDaemon(true);
-            reader.start();
-        }
-
-        /** Writes; a server that closed the connection meanwhile makes this fail, which is fine. */
-        void send(byte[] bytes) {
-            try {
-                OutputStream out = socket.getOutputStream();
-                out.write(bytes);
-                out.flush();
-            } catch (IOException e) {
-                // the server closed the connection
-            }
-        }
-
-        List<String> lines() {
-            synchronized (lines) {
-                return List.copyOf(lines);
-            }
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
-        }
     }
 
     private static void await(String what, java.util.function.BooleanSupplier done) throws InterruptedException {
@@ -228,8 +170,8 @@ class NodeServerFaultTest {
         Armed hook = new Armed(fault);
         NodeServer s = start(hook);
         long acked;
-        try (Client a = new Client(s.feedAddresses("fa").get(0));
-                Client b = new Client(s.feedAddresses("fb").get(0))) {
+        try (FeedLineClient a = new FeedLineClient(s.feedAddresses("fa").get(0));
+                FeedLineClient b = new FeedLineClient(s.feedAddresses("fb").get(0))) {
             a.send(records(0, 1000));
             await("the first 1,000 records acknowledged", () -> a.lastAck.get() == 1000);
             s.dataset("a").store().flush(); // so that the next flush comes in the middle of the next records
@@ -266,7 +208,12 @@ class NodeServerFaultTest {
         }
 
         // Reads go on: health, records acknowledged on a, counts of both, the feed's statistics.
-        assertThat(get(s, "/health").get("status").asText()).isEqualTo("ok");
+        JsonNode health = get(s, "/health");
+        assertThat(health.get("status").asText()).isEqualTo("degraded");
+        assertThat(health.get("unavailablePartitions")).hasSize(1);
+        assertThat(health.get("unavailablePartitions").get(0).get("dataset").asText()).isEqualTo("a");
+        assertThat(health.get("unavailablePartitions").get(0).get("state").asText()).isEqualTo("READ_ONLY");
+        assertThat(health.get("unavailablePartitions").get(0).get("error").asText()).contains("injected failure");
         assertThat(get(s, "/datasets/a/records/0").get("id").asLong()).isZero();
         assertThat(get(s, "/datasets/a/records/" + (acked - 1)).get("id").asLong()).isEqualTo(acked - 1);
         assertThat(get(s, "/datasets/a/count").get("count").asLong()).isGreaterThanOrEqualTo(acked);
@@ -285,7 +232,7 @@ class NodeServerFaultTest {
         assertThat(refused).isNotNull();
         assertThat(namesTheInjection(refused)).as("%s", refused).isTrue();
         long failedBefore = s.feed("fa").stats().errors(ErrorKind.STORE_FAILED);
-        try (Client again = new Client(s.feedAddresses("fa").get(0))) {
+        try (FeedLineClient again = new FeedLineClient(s.feedAddresses("fa").get(0))) {
             again.send(records(RECORDS, RECORDS + 10));
             assertThat(again.closedByServer).succeedsWithin(30, TimeUnit.SECONDS);
             assertThat(again.lastAck.get()).isZero();
@@ -293,7 +240,7 @@ class NodeServerFaultTest {
         }
         assertThat(s.feed("fa").stats().errors(ErrorKind.STORE_FAILED)).isGreaterThan(failedBefore);
         // b still takes writes.
-        try (Client more = new Client(s.feedAddresses("fb").get(0))) {
+        try (FeedLineClient more = new FeedLineClient(s.feedAddresses("fb").get(0))) {
             more.send(records(RECORDS, RECORDS + 10));
             await("more records into b", () -> more.lastAck.get() == 10);
         }
@@ -306,7 +253,7 @@ class NodeServerFaultTest {
             assertThat(reopened.get(KeyEncoder.of(i))).as("acknowledged record %d", i).isNotNull();
         }
         assertThat(get(again, "/datasets/b/count").get("count").asLong()).isEqualTo(RECORDS + 10);
-        try (Client a = new Client(again.feedAddresses("fa").get(0))) {
+        try (FeedLineClient a = new FeedLineClient(again.feedAddresses("fa").get(0))) {
             a.send(records(RECORDS, RECORDS + 10));
             await("a takes writes after the restart", () -> a.lastAck.get() == 10);
         }
@@ -315,16 +262,18 @@ class NodeServerFaultTest {
     /**
      * One dataset over two partitions (iodevices); partition 0's device fills up (a short write, then every write
      * fails: {@link FaultInjector#diskFullAt}) while records stream in. The connection that sent a record to
-     * partition 0 is told which partition failed, why ({@code No space left on device}) and that the node must be
-     * restarted; partition 1 keeps taking records over other connections and both answer reads. Freeing the space
-     * does not resume partition 0 (its files are known again only after a reopen), and the error still says so;
-     * after the restart every acknowledged record is there and partition 0 takes writes.
+     * partition 0 is told which partition failed and why ({@code No space left on device}); partition 1 keeps taking
+     * records over other connections and both answer reads (partition 0 from its store opened read-only, while the
+     * node's retries find the device still full), and health says partition 0 is degraded. Once the space is freed,
+     * the node's retry reopens partition 0, without a restart: every acknowledged record is there, and it takes
+     * records again.
      */
     @Test
-    void aPartitionWhoseDeviceFillsUpSaysItNeedsARestartWhileTheOtherGoesOn() throws Exception {
+    void aPartitionWhoseDeviceFillsUpResumesOnceSpaceIsFreedWithoutARestart() throws Exception {
         Path conf = Files.writeString(tmp.resolve("parts.conf"), "[nc/nc1]\n"
                 + "iodevices = " + tmp.resolve("p0") + ", " + tmp.resolve("p1") + "\n"
                 + "[nc]\nstorage.memorycomponent.globalbudget = 64KB\nstorage.wal.mode = sync\n"
+                + "partition.reopen.delay = 100ms\npartition.reopen.max-delay = 200ms\n"
                 + "[http]\nport = 0\n"
                 + "[dataset/d]\nprimary-key = id\n"
                 + "[feed/fd]\ndataset = d\nformat = json\naddresses = 127.0.0.1:0\nacks = true\n",
@@ -340,44 +289,58 @@ class NodeServerFaultTest {
         for (int i = 0; part0.size() < 600 || part1.size() < 1200; i++) {
             (Dataset.partitionOf(KeyEncoder.of((long) i), 2) == 0 ? part0 : part1).add(i);
         }
-        try (Client first = new Client(s.feedAddresses("fd").get(0))) {
+        try (FeedLineClient first = new FeedLineClient(s.feedAddresses("fd").get(0))) {
             first.send(records(part0.subList(0, 300)));
             first.send(records(part1.subList(0, 300)));
             await("600 records acknowledged", () -> first.lastAck.get() == 600);
         }
         faults.diskFullAt(FileOp.WRITE, 1, true);
         String error;
-        try (Client toFailed = new Client(s.feedAddresses("fd").get(0))) {
+        try (FeedLineClient toFailed = new FeedLineClient(s.feedAddresses("fd").get(0))) {
             toFailed.send(records(part0.subList(300, 301)));
             assertThat(toFailed.closedByServer).succeedsWithin(30, TimeUnit.SECONDS);
             String last = toFailed.lines().get(toFailed.lines().size() - 1);
             error = JSON.readTree(last).path("error").asText();
             assertThat(toFailed.lastAck.get()).isZero();
         }
-        assertThat(error).contains("partition 0 of 2 of dataset d", FaultInjector.NO_SPACE, "restart the node",
-                "the other partitions go on");
-        try (Client toHealthy = new Client(s.feedAddresses("fd").get(0))) {
+        assertThat(error).contains("partition 0 of 2 of dataset d", FaultInjector.NO_SPACE,
+                "/datasets/d/partitions/0/reopen", "the other partitions go on");
+        try (FeedLineClient toHealthy = new FeedLineClient(s.feedAddresses("fd").get(0))) {
             toHealthy.send(records(part1.subList(300, 1200)));
             await("partition 1 takes records", () -> toHealthy.lastAck.get() == 900);
         }
+        // While the device is full, retries fail and partition 0 answers reads from its store opened read-only.
+        await("a retry on the full device", () -> {
+            try {
+                JsonNode h = get(s, "/health");
+                return h.path("unavailablePartitions").path(0).path("state").asText().equals("READ_ONLY")
+                        && h.path("unavailablePartitions").path(0).path("error").asText()
+                                .contains(FaultInjector.NO_SPACE);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
         for (int i : List.of(part0.get(0), part0.get(299), part1.get(0), part1.get(1199))) {
             assertThat(get(s, "/datasets/d/records/" + i).get("id").asLong()).isEqualTo(i);
         }
         faults.freeSpace();
-        try (Client afterFreeing = new Client(s.feedAddresses("fd").get(0))) {
-            afterFreeing.send(records(part0.subList(301, 302)));
-            assertThat(afterFreeing.closedByServer).succeedsWithin(30, TimeUnit.SECONDS);
-            assertThat(afterFreeing.lines()).anyMatch(l -> l.contains("restart the node")
-                    && l.contains(FaultInjector.NO_SPACE));
+        await("partition 0 reopened by the node", () -> {
+            try {
+                return get(s, "/health").get("status").asText().equals("ok");
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        assertThat(get(s, "/datasets/d/count").get("count").asLong()).isEqualTo(1500);
+        for (int i : part0.subList(0, 300)) {
+            assertThat(get(s, "/datasets/d/records/" + i).get("id").asLong()).as("acknowledged record %d", i)
+                    .isEqualTo(i);
         }
-        s.close();
-        NodeServer again = NodeServer.start(DescriptorParser.parse(conf, true));
-        servers.add(again);
-        assertThat(get(again, "/datasets/d/count").get("count").asLong()).isEqualTo(1500);
-        try (Client resumed = new Client(again.feedAddresses("fd").get(0))) {
+        try (FeedLineClient resumed = new FeedLineClient(s.feedAddresses("fd").get(0))) {
             resumed.send(records(part0.subList(300, 600)));
-            await("partition 0 takes records after the restart", () -> resumed.lastAck.get() == 300);
+            await("partition 0 takes records again, without a restart", () -> resumed.lastAck.get() == 300);
         }
+        assertThat(get(s, "/datasets/d/count").get("count").asLong()).isEqualTo(1800);
     }
 
     private static byte[] records(List<Integer> ids) {

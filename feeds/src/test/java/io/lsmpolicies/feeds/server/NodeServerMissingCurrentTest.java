@@ -3,7 +3,8 @@ package io.lsmpolicies.feeds.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lsmpolicies.lsm.CorruptionException;
+import io.lsmpolicies.feeds.Partition;
+import io.lsmpolicies.feeds.PartitionUnavailableException;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreIterator;
 import io.lsmpolicies.lsm.StoreOptions;
@@ -12,6 +13,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -19,9 +21,10 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A partition whose store lost CURRENT: the node refuses to start, naming the files and the repair command, and
- * deletes nothing (it used to start the partition afresh over its tables, deleting every one of them); after
- * {@code bin/lsm repair} the node starts with every record.
+ * A partition whose store lost CURRENT: the node starts without it (the other dataset is served), the partition's
+ * error names the files and the repair command, and nothing is deleted (the node used to start the partition
+ * afresh over its tables, deleting every one of them); after {@code bin/lsm repair}, run while the node is up
+ * (the partition holds no lock), reopening the partition brings every record back without a restart.
  */
 @Timeout(60)
 class NodeServerMissingCurrentTest {
@@ -34,8 +37,10 @@ class NodeServerMissingCurrentTest {
                 + "[nc]\n"
                 + "storage.memorycomponent.globalbudget = 64KB\n"
                 + "storage.wal.mode = sync\n"
+                + "partition.reopen.delay = off\n" // the repair below must not race a retry for the lock
                 + "[http]\nport = 0\n"
-                + "[dataset/a]\nprimary-key = id\n";
+                + "[dataset/a]\nprimary-key = id\n"
+                + "[dataset/b]\nprimary-key = id\n";
         return DescriptorParser.parse(Files.writeString(tmp.resolve("node.conf"), text, StandardCharsets.UTF_8), true);
     }
 
@@ -63,9 +68,9 @@ class NodeServerMissingCurrentTest {
     }
 
     @Test
-    void aPartitionWithoutCurrentStopsTheStartAndLosesNothing() throws Exception {
+    void aPartitionWithoutCurrentIsLeftDownLosesNothingAndIsReopenedAfterRepair() throws Exception {
         try (NodeServer node = NodeServer.start(descriptor())) {
-            LsmStore store = node.dataset("a").partitions().get(0);
+            LsmStore store = node.dataset("a").stores().get(0);
             for (int i = 0; i < 3000; i++) {
                 store.put(("key" + i).getBytes(StandardCharsets.UTF_8), ("value " + i).repeat(3)
                         .getBytes(StandardCharsets.UTF_8));
@@ -76,13 +81,19 @@ class NodeServerMissingCurrentTest {
         TreeMap<String, Long> before = files(dir);
         assertThat(before.keySet()).anyMatch(n -> n.endsWith(".sst"));
 
-        assertThatThrownBy(() -> NodeServer.start(descriptor())).isInstanceOf(CorruptionException.class)
-                .hasMessageContaining("no CURRENT").hasMessageContaining("bin/lsm repair");
-        assertThat(files(dir)).isEqualTo(before);
-
-        StoreRepair.repair(dir, StoreOptions.defaults());
         try (NodeServer node = NodeServer.start(descriptor())) {
-            assertThat(count(node.dataset("a").partitions().get(0))).isEqualTo(3000);
+            Partition a = node.dataset("a").partitions().get(0);
+            assertThat(a.status().state()).isEqualTo(Partition.State.DOWN);
+            assertThat(a.status().error()).contains("no CURRENT", "bin/lsm repair");
+            assertThatThrownBy(a::store).isInstanceOf(PartitionUnavailableException.class)
+                    .hasMessageContaining("dataset a").hasMessageContaining("no CURRENT");
+            assertThat(node.dataset("b").stores().get(0).writeFailure()).isEmpty();
+            assertThat(files(dir)).isEqualTo(before);
+
+            StoreRepair.repair(dir, StoreOptions.defaults());
+            assertThat(a.reopen(Duration.ofSeconds(10))).isTrue();
+            assertThat(a.status().state()).isEqualTo(Partition.State.OPEN);
+            assertThat(count(a.store())).isEqualTo(3000);
         }
     }
 }

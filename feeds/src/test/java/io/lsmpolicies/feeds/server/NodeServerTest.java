@@ -229,7 +229,7 @@ class NodeServerTest {
         startWithPolicy("merge-policy = {\"name\": \"leveled\", \"parameters\": {\"l0-trigger\": 2, "
                 + "\"base-level-bytes\": 65536, \"target-file-bytes\": 16384}}\n");
         NodeServer s = servers.get(0);
-        for (io.lsmpolicies.lsm.LsmStore store : s.dataset("usertable").partitions()) {
+        for (io.lsmpolicies.lsm.LsmStore store : s.dataset("usertable").stores()) {
             for (int i = 0; i < 3000; i++) {
                 store.put(("user" + i).getBytes(StandardCharsets.UTF_8), new byte[100]);
             }
