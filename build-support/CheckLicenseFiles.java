@@ -13,7 +13,7 @@ import java.util.zip.ZipFile;
  * The build's check that every jar a module makes carries the project's license: run by each module's {@code verify}
  * phase (exec-maven-plugin in the parent POM) as {@code java CheckLicenseFiles.java ROOT TARGET}.
  *
- * <p>Every {@code *.jar} directly in {@code TARGET} and anywhere under {@code TARGET/dist} (the shaded and
+ * <p>Every {@code *.jar} directly in {@code TARGET} (but the shade plugin's {@code original-*.jar}) and anywhere under {@code TARGET/dist} (the shaded and
  * distribution jars; {@code TARGET/lib} holds third-party jars and is not looked at) must hold
  * {@code META-INF/LICENSE} and {@code META-INF/NOTICE}, each byte for byte equal to the file of the same name in
  * {@code ROOT}. Exit status 0 when they all do (also when there is no jar, as in a pom-packaged module); otherwise
@@ -73,7 +73,7 @@ public final class CheckLicenseFiles {
             return jars;
         }
         try (Stream<Path> top = Files.list(target)) {
-            top.filter(CheckLicenseFiles::isJar).sorted().forEach(jars::add);
+            top.filter(CheckLicenseFiles::isJar).filter(p -> !isShadeBackup(p)).sorted().forEach(jars::add);
         }
         Path dist = target.resolve("dist");
         if (Files.isDirectory(dist)) {
@@ -82,6 +82,15 @@ public final class CheckLicenseFiles {
             }
         }
         return jars;
+    }
+
+    /**
+     * {@code original-*.jar}: the shade plugin's copy of the module jar before shading. It is never installed or
+     * published, and a build that shades nothing new leaves an earlier build's copy behind, so checking it would
+     * fail an incremental build on a file this build did not make.
+     */
+    private static boolean isShadeBackup(Path path) {
+        return path.getFileName().toString().startsWith("original-");
     }
 
     private static boolean isJar(Path path) {
