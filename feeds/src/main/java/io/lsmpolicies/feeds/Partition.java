@@ -53,7 +53,11 @@ public final class Partition implements Closeable {
         LsmStore open() throws IOException;
     }
 
-    /** One store, shared by the leases on it; closed when the partition let go of it and the last lease closed. */
+    /**
+     * One store, shared by the leases on it. Once the partition let go of it and the last lease is closed it is
+     * drained, and the thread that let go of it (a reopen or the partition's close, never a lease's thread, which may
+     * be an event loop) closes the store.
+     */
     private static final class Holder {
         final LsmStore store; // null: DOWN
         /** Whether the store was opened for writing (a failure is then the store's own: it stopped taking writes). */
@@ -61,7 +65,7 @@ public final class Partition implements Closeable {
         final AtomicReference<Throwable> failure;
         /** 1 for the partition's own reference, plus one per open lease; 0 once released for good. */
         final AtomicInteger refs = new AtomicInteger(1);
-        final CompletableFuture<IOException> closed = new CompletableFuture<>();
+        final CompletableFuture<Void> drained = new CompletableFuture<>();
 
         Holder(LsmStore store, Throwable failure) {
             this.store = store;
@@ -69,7 +73,7 @@ public final class Partition implements Closeable {
             this.failure = new AtomicReference<>(failure);
             if (store == null) {
                 refs.set(0);
-                closed.complete(null);
+                drained.complete(null);
             }
         }
 
@@ -87,15 +91,7 @@ public final class Partition implements Closeable {
 
         void release() {
             if (refs.decrementAndGet() == 0) {
-                IOException error = null;
-                try {
-                    store.close();
-                } catch (IOException e) {
-                    error = e;
-                } catch (RuntimeException e) {
-                    error = new IOException(e);
-                }
-                closed.complete(error);
+                drained.complete(null);
             }
         }
     }
@@ -317,8 +313,14 @@ public final class Partition implements Closeable {
             h.release();
         }
         if (retiring != null) {
-            awaitClosed(retiring, wait, "reopened");
+            Holder r = retiring;
+            awaitDrained(r, wait, "reopened");
             retiring = null;
+            try {
+                r.store.close();
+            } catch (IOException | RuntimeException e) { // its files and lock are released all the same
+                LOG.log(System.Logger.Level.WARNING, "closing the failed store of " + name(), e);
+            }
         }
         Opened o = open(opener, readOnly);
         current.set(new Holder(o.store(), o.failure()));
@@ -332,18 +334,15 @@ public final class Partition implements Closeable {
         return true;
     }
 
-    private void awaitClosed(Holder h, Duration wait, String what) throws IOException {
+    private void awaitDrained(Holder h, Duration wait, String what) throws IOException {
         try {
-            IOException e = h.closed.get(wait.toMillis(), TimeUnit.MILLISECONDS);
-            if (e != null) { // its files and lock are released all the same (see LsmStore#close)
-                LOG.log(System.Logger.Level.WARNING, "closing the failed store of " + name(), e);
-            }
+            h.drained.get(wait.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             throw new IOException(name() + " cannot be " + what + " yet: " + Math.max(0, h.refs.get())
                     + " operation(s) still use its old store (a range scan holds it until its answer ends)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IOException(name() + ": interrupted while waiting for its old store to close", e);
+            throw new IOException(name() + ": interrupted while waiting for its old store's operations", e);
         } catch (ExecutionException e) {
             throw new IllegalStateException(e);
         }
@@ -369,11 +368,8 @@ public final class Partition implements Closeable {
         if (retiring != null) {
             Holder r = retiring;
             retiring = null;
-            awaitClosed(r, CLOSE_WAIT, "closed");
-            IOException e = r.closed.getNow(null);
-            if (e != null) {
-                throw e;
-            }
+            awaitDrained(r, CLOSE_WAIT, "closed");
+            r.store.close();
         }
     }
 
