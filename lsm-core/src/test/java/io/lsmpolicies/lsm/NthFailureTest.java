@@ -2,6 +2,7 @@ package io.lsmpolicies.lsm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lsmpolicies.lsm.FaultLoad.Outcome;
 import io.lsmpolicies.lsm.io.FaultHook;
 import io.lsmpolicies.lsm.io.FaultInjector;
 import io.lsmpolicies.lsm.io.FileLayer;
@@ -9,15 +10,12 @@ import io.lsmpolicies.lsm.io.FileOp;
 import io.lsmpolicies.lsm.sstable.SSTableOptions;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,34 +44,11 @@ class NthFailureTest {
             .blockCacheBytes(0).maxKeyBytes(32).build();
 
     private static byte[] key(int k) {
-        return String.format("k%05d", k).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    /** The outcome of one run: acknowledged values, the write in flight when it failed, the first error. */
-    private record Outcome(Map<Integer, byte[]> acked, Integer pendingKey, byte[] pendingValue, Throwable error) {
+        return FaultLoad.key(k);
     }
 
     private static Outcome load(LsmStore store) {
-        Random random = new Random(99);
-        Map<Integer, byte[]> acked = new HashMap<>();
-        for (int i = 0; i < OPERATIONS; i++) {
-            int k = random.nextInt(KEYS);
-            byte[] v = new byte[20 + random.nextInt(80)];
-            random.nextBytes(v);
-            try {
-                store.put(key(k), v);
-                acked.put(k, v);
-            } catch (IOException | RuntimeException e) {
-                return new Outcome(acked, k, v, e);
-            }
-        }
-        try {
-            store.flush();
-            store.awaitMerges();
-        } catch (IOException | RuntimeException e) {
-            return new Outcome(acked, null, null, e);
-        }
-        return new Outcome(acked, null, null, null);
+        return FaultLoad.run(store, 99, OPERATIONS, KEYS);
     }
 
     static boolean namesTheInjection(Throwable e) {
