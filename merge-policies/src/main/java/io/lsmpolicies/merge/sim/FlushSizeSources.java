@@ -1,12 +1,6 @@
 package io.lsmpolicies.merge.sim;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 
@@ -101,39 +95,7 @@ public final class FlushSizeSources {
 
     /** The sizes listed in {@code file}; read and validated completely before the first one is returned. */
     public static FlushSizes trace(Path file) {
-        long[] sizes = new long[1024];
-        int n = 0;
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            long lineNumber = 0;
-            while ((line = in.readLine()) != null) {
-                lineNumber++;
-                String text = line.strip();
-                if (text.isEmpty() || text.startsWith("#")) {
-                    continue;
-                }
-                long size;
-                try {
-                    size = Long.parseLong(text);
-                } catch (NumberFormatException e) {
-                    size = -1;
-                }
-                if (size < 0) {
-                    throw new IllegalArgumentException("trace " + file + " line " + lineNumber + ": '"
-                            + abbreviate(text) + "' is not a non-negative integer flush size");
-                }
-                if (n == sizes.length) {
-                    sizes = Arrays.copyOf(sizes, n * 2);
-                }
-                sizes[n++] = size;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read trace " + file + ": " + e.getMessage(), e);
-        }
-        if (n == 0) {
-            throw new IllegalArgumentException("trace " + file + " holds no flush size");
-        }
-        return of(Arrays.copyOf(sizes, n), "trace:" + file);
+        return of(NumberFile.read(file, "trace " + file, "flush size"), "trace:" + file);
     }
 
     /**
@@ -223,7 +185,4 @@ public final class FlushSizeSources {
                 + "' is not a non-negative number");
     }
 
-    private static String abbreviate(String text) {
-        return text.length() <= 40 ? text : text.substring(0, 37) + "...";
-    }
 }

@@ -1,12 +1,6 @@
 package io.lsmpolicies.merge.sim;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.NoSuchElementException;
 
 /**
@@ -175,41 +169,7 @@ public final class ReadCountSources {
 
     /** The counts listed in {@code file}; read and validated completely before the first one is returned. */
     public static ReadCounts trace(Path file) {
-        long[] counts = new long[1024];
-        int n = 0;
-        try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
-            String line;
-            long lineNumber = 0;
-            while ((line = in.readLine()) != null) {
-                lineNumber++;
-                String text = line.strip();
-                if (text.isEmpty() || text.startsWith("#")) {
-                    continue;
-                }
-                long count;
-                try {
-                    count = Long.parseLong(text);
-                } catch (NumberFormatException e) {
-                    count = -1;
-                }
-                if (count < 0) {
-                    throw new IllegalArgumentException("reads 'trace:" + file + "': line " + lineNumber + ": '"
-                            + (text.length() <= 40 ? text : text.substring(0, 37) + "...")
-                            + "' is not a non-negative integer read count");
-                }
-                if (n == counts.length) {
-                    counts = Arrays.copyOf(counts, n * 2);
-                }
-                counts[n++] = count;
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("--reads 'trace:" + file + "': cannot read the file: " + e.getMessage(),
-                    e);
-        }
-        if (n == 0) {
-            throw new IllegalArgumentException("reads 'trace:" + file + "': the file holds no read count");
-        }
-        return of(Arrays.copyOf(counts, n), "trace:" + file);
+        return of(NumberFile.read(file, "reads 'trace:" + file + "'", "read count"), "trace:" + file);
     }
 
     private static long nonNegative(String spec, String what, String text) {
