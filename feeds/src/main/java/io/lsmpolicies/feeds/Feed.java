@@ -49,6 +49,11 @@ public final class Feed implements AutoCloseable {
     private final FeedConfig config;
     private final Counters counters = new Counters();
     private final AtomicLong connectionIds = new AtomicLong();
+    /**
+     * Connections accepted, counted only once each is in {@link #open}: a stats reader that sees a connection
+     * counted and none open knows it is done (counting at the id would show it counted but not yet open).
+     */
+    private final AtomicLong accepted = new AtomicLong();
     private final Map<Long, FeedConnection> open = new ConcurrentSkipListMap<>();
     private volatile State state = State.CREATED;
     private EventLoopGroup acceptors;
@@ -150,6 +155,7 @@ public final class Feed implements AutoCloseable {
         long id = connectionIds.incrementAndGet();
         FeedConnection c = new FeedConnection(id, ch, config, counters, writers);
         open.put(id, c);
+        accepted.incrementAndGet();
         c.done().whenComplete((v, e) -> open.remove(id, c));
         if (config.tls() != null) {
             ch.pipeline().addLast(config.tls().newHandler(ch.alloc()));
@@ -228,13 +234,14 @@ public final class Feed implements AutoCloseable {
 
     /** A snapshot of the feed's statistics. */
     public FeedStats stats() {
+        long connections = accepted.get(); // before the open set: each counted connection is then in it or done
         List<ConnectionStats> conns = new ArrayList<>();
         for (FeedConnection c : open.values()) {
             conns.add(c.stats());
         }
         double rate = state == State.CREATED ? 0 : counters.perSecondSince(startNanos);
         return new FeedStats(name(), state, counters.records.get(), counters.duplicates.get(), counters.bytes.get(),
-                counters.errors(), rate, counters.maxQueued.get(), connectionIds.get(), conns, counters.recent(),
+                counters.errors(), rate, counters.maxQueued.get(), connections, conns, counters.recent(),
                 counters.refusedConnections.get());
     }
 }
