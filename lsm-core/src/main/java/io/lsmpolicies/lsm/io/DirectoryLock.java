@@ -29,22 +29,7 @@ public final class DirectoryLock implements Closeable {
      * @throws IOException if the file cannot be opened, or with {@code whenHeld} if the lock is held
      */
     public static DirectoryLock acquire(Path lockFile, String whenHeld) throws IOException {
-        FileChannel channel = FileChannel.open(lockFile, StandardOpenOption.CREATE,
-                StandardOpenOption.WRITE);
-        FileLock lock;
-        try {
-            lock = channel.tryLock();
-        } catch (OverlappingFileLockException e) {
-            lock = null;
-        } catch (IOException | RuntimeException e) {
-            channel.close();
-            throw e;
-        }
-        if (lock == null) {
-            channel.close();
-            throw new IOException(whenHeld);
-        }
-        return new DirectoryLock(channel, lock);
+        return lock(FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE), false, whenHeld);
     }
 
     /**
@@ -65,9 +50,14 @@ public final class DirectoryLock implements Closeable {
         } catch (java.nio.file.NoSuchFileException e) {
             return new DirectoryLock(null, null);
         }
+        return lock(channel, true, whenHeld);
+    }
+
+    /** Takes the whole-file lock on {@code channel}, or closes it and fails with {@code whenHeld}. */
+    private static DirectoryLock lock(FileChannel channel, boolean shared, String whenHeld) throws IOException {
         FileLock lock;
         try {
-            lock = channel.tryLock(0, Long.MAX_VALUE, true);
+            lock = channel.tryLock(0, Long.MAX_VALUE, shared);
         } catch (OverlappingFileLockException e) {
             lock = null;
         } catch (IOException | RuntimeException e) {
