@@ -98,12 +98,15 @@ class FeedResyncTest {
         try (Socket s = new Socket(a.getAddress(), a.getPort())) {
             s.getOutputStream().write(out.toByteArray());
         }
+        // One snapshot per check: two stats() calls could see "none open" before the connection was
+        // registered and "one counted" after it, and end the wait before a byte was read.
         long deadline = System.nanoTime() + 60_000_000_000L;
-        while (feed.stats().open().size() > 0 || feed.stats().connections() == 0) {
-            assertThat(System.nanoTime()).as("stats %s", feed.stats()).isLessThan(deadline);
-            Thread.sleep(10);
-        }
         FeedStats stats = feed.stats();
+        while (!stats.open().isEmpty() || stats.connections() == 0) {
+            assertThat(System.nanoTime()).as("stats %s", stats).isLessThan(deadline);
+            Thread.sleep(10);
+            stats = feed.stats();
+        }
         assertThat(stats.records()).as("stats %s", stats).isEqualTo(20_000);
         assertThat(stats.errorCount()).isEqualTo(3);
         assertThat(store.get(KeyEncoder.of("cut"))).isNull();
