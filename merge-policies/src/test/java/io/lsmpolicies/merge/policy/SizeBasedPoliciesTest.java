@@ -1,6 +1,6 @@
 package io.lsmpolicies.merge.policy;
 
-import static io.lsmpolicies.merge.Schedules.policy;
+import static io.lsmpolicies.merge.TestPolicies.policy;
 import static io.lsmpolicies.merge.Views.stack;
 import static io.lsmpolicies.merge.Views.tables;
 import static org.assertj.core.api.Assertions.assertThat;

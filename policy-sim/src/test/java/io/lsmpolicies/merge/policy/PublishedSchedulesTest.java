@@ -1,8 +1,8 @@
 package io.lsmpolicies.merge.policy;
 
-import static io.lsmpolicies.merge.Schedules.parse;
-import static io.lsmpolicies.merge.Schedules.policy;
-import static io.lsmpolicies.merge.Schedules.unitSchedule;
+import static io.lsmpolicies.merge.TestPolicies.policy;
+import static io.lsmpolicies.merge.sim.Schedules.parse;
+import static io.lsmpolicies.merge.sim.Schedules.unitSchedule;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;

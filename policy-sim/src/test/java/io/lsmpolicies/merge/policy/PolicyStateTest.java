@@ -1,6 +1,6 @@
 package io.lsmpolicies.merge.policy;
 
-import static io.lsmpolicies.merge.Schedules.oldestFirst;
+import static io.lsmpolicies.merge.sim.Schedules.oldestFirst;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

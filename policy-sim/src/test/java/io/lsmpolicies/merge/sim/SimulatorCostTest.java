@@ -1,6 +1,6 @@
 package io.lsmpolicies.merge.sim;
 
-import static io.lsmpolicies.merge.Schedules.policy;
+import static io.lsmpolicies.merge.TestPolicies.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -3,7 +3,7 @@ package io.lsmpolicies.merge.sim;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lsmpolicies.merge.Schedules;
+import io.lsmpolicies.merge.TestPolicies;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.NoSuchElementException;
@@ -75,7 +75,7 @@ class FlushSizeSourcesTest {
     void aTraceShorterThanTheRunIsAnErrorBeforeAnythingRuns() throws Exception {
         Path trace = dir.resolve("short.txt");
         Files.writeString(trace, "1\n2\n");
-        Simulator s = new Simulator(Schedules.policy("no-merge"), FlushSizeSources.parse("trace:" + trace, 0), 0);
+        Simulator s = new Simulator(TestPolicies.policy("no-merge"), FlushSizeSources.parse("trace:" + trace, 0), 0);
         assertThatThrownBy(() -> s.run(3)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("only 2 flush sizes").hasMessageContaining("3 flushes");
     }

@@ -1,25 +1,14 @@
-package io.lsmpolicies.merge;
+package io.lsmpolicies.merge.sim;
 
-import io.lsmpolicies.merge.sim.FlushSizeSources;
-import io.lsmpolicies.merge.sim.Simulator;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.SortedRun;
 import io.lsmpolicies.merge.spi.TreeView;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 /** Test helpers: run a policy on uniform flushes and read the stack after each flush, oldest first. */
 public final class Schedules {
     private Schedules() {
-    }
-
-    public static MergePolicy policy(String name, Object... keyValues) {
-        Map<String, Object> params = new java.util.LinkedHashMap<>();
-        for (int i = 0; i < keyValues.length; i += 2) {
-            params.put((String) keyValues[i], keyValues[i + 1]);
-        }
-        return MergePolicies.create(name, params);
     }
 
     /** Sizes (in flush units) oldest first after each of {@code n} unit flushes. */

@@ -1,7 +1,7 @@
 package io.lsmpolicies.merge.policy;
 
-import static io.lsmpolicies.merge.Schedules.policy;
-import static io.lsmpolicies.merge.Schedules.unitSchedule;
+import static io.lsmpolicies.merge.TestPolicies.policy;
+import static io.lsmpolicies.merge.sim.Schedules.unitSchedule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
