@@ -7,12 +7,12 @@ package io.lsmpolicies.lsm;
  */
 public final class Snapshot implements AutoCloseable {
     private final long sequence;
-    private final LsmStore store;
+    private final Snapshots registry;
     private boolean closed;
 
-    Snapshot(long sequence, LsmStore store) {
+    Snapshot(long sequence, Snapshots registry) {
         this.sequence = sequence;
-        this.store = store;
+        this.registry = registry;
     }
 
     /** The sequence number of the last write the snapshot sees. */
@@ -25,7 +25,7 @@ public final class Snapshot implements AutoCloseable {
     public synchronized void close() {
         if (!closed) {
             closed = true;
-            store.releaseSnapshot(sequence);
+            registry.release(sequence);
         }
     }
 

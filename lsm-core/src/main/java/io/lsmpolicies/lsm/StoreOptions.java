@@ -1,5 +1,6 @@
 package io.lsmpolicies.lsm;
 
+import io.lsmpolicies.lsm.events.EventLog;
 import io.lsmpolicies.lsm.io.DeviceProfile;
 import io.lsmpolicies.lsm.manifest.ManifestOptions;
 import io.lsmpolicies.lsm.manifest.StoredOptions;
@@ -34,10 +35,13 @@ import java.util.Objects;
  * @param writeBytesPerSecond   the most bytes per second that flushes and merges may write to this store's
  *                              SSTables (AsterixDB's {@code storage.write.rate.limit}; the WAL is not limited);
  *                              0, the default, means unlimited
+ * @param eventLogBytes         the cap on each of the two files of the store's event log (see {@link EventLog});
+ *                              default 1 MiB, 0 keeps no log
  */
 public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMode walMode, MergePolicy policy,
         MergeOrder mergeOrder, SSTableOptions sstable, long blockCacheBytes, int mergeThreads, int maxKeyBytes,
-        int maxValueBytes, DeviceProfile device, ManifestOptions manifest, long writeBytesPerSecond) {
+        int maxValueBytes, DeviceProfile device, ManifestOptions manifest, long writeBytesPerSecond,
+        long eventLogBytes) {
 
     /** The default MemTable budget, 4 MiB. */
     public static final long DEFAULT_MEMTABLE_BYTES = 4L << 20;
@@ -58,6 +62,7 @@ public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMo
         range("blockCacheBytes", blockCacheBytes, 0, Long.MAX_VALUE);
         range("mergeThreads", mergeThreads, 1, 64);
         range("writeBytesPerSecond", writeBytesPerSecond, 0, Long.MAX_VALUE);
+        range("eventLogBytes", eventLogBytes, 0, 1L << 40);
         int pageLimit = SSTableWriter.maxEntryBytes(sstable.pageSize());
         range("maxKeyBytes", maxKeyBytes, 1, pageLimit / 3);
         range("maxValueBytes", maxValueBytes, 0, pageLimit);
@@ -106,6 +111,7 @@ public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMo
         b.device = device;
         b.manifest = manifest;
         b.writeBytesPerSecond = writeBytesPerSecond;
+        b.eventLogBytes = eventLogBytes;
         return b;
     }
 
@@ -113,6 +119,7 @@ public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMo
     public static final class Builder {
         private long memtableBytes = DEFAULT_MEMTABLE_BYTES;
         private int maxImmutableMemtables = 2;
+        private long eventLogBytes = EventLog.DEFAULT_MAX_BYTES;
         private SyncMode walMode = SyncMode.SYNC;
         private MergePolicy policy;
         private MergeOrder mergeOrder = MergeOrder.FLUSH_THEN_MERGE;
@@ -194,6 +201,12 @@ public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMo
             return this;
         }
 
+        /** Caps each event log file at {@code v} bytes; 0 keeps no event log. */
+        public Builder eventLogBytes(long v) {
+            eventLogBytes = v;
+            return this;
+        }
+
         /** Limits flush and merge writes to {@code v} bytes per second; 0 means unlimited. */
         public Builder writeBytesPerSecond(long v) {
             writeBytesPerSecond = v;
@@ -206,7 +219,8 @@ public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMo
                     : SSTableWriter.maxEntryBytes(sstable.pageSize()) - maxKeyBytes;
             return new StoreOptions(memtableBytes, maxImmutableMemtables, walMode,
                     policy != null ? policy : MergePolicies.parse(DEFAULT_POLICY), mergeOrder, sstable,
-                    blockCacheBytes, mergeThreads, maxKeyBytes, values, device, manifest, writeBytesPerSecond);
+                    blockCacheBytes, mergeThreads, maxKeyBytes, values, device, manifest, writeBytesPerSecond,
+                    eventLogBytes);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.lsmpolicies.lsm;
 
+import io.lsmpolicies.lsm.events.EventLog;
 import io.lsmpolicies.lsm.io.DirectoryLock;
 import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.IoCause;
@@ -202,7 +203,8 @@ public final class StoreRepair {
             List<Path> wal = new ArrayList<>();
             for (Path p : entries) {
                 String name = p.getFileName().toString();
-                if (!Files.isRegularFile(p) || name.equals(LsmStore.LOCK_FILE) || name.equals(OptionsFile.NAME)) {
+                if (!Files.isRegularFile(p) || name.equals(LsmStore.LOCK_FILE) || name.equals(OptionsFile.NAME)
+                        || EventLog.isLogFile(name)) {
                     continue;
                 }
                 noteNumber(name);
@@ -353,7 +355,7 @@ public final class StoreRepair {
                     if (s.table() != null) {
                         SSTableReader r = SSTableReader.open(files, IoCause.MERGE, s.table(), BlockCache.ofBytes(0));
                         readers.add(r);
-                        inputs.add(r.scan(LsmStore.MERGE_READ_AHEAD_BYTES));
+                        inputs.add(r.scan(TableBuilder.MERGE_READ_AHEAD_BYTES));
                         minFlushIndex = Math.min(minFlushIndex, s.meta().minFlushIndex());
                         maxFlushIndex = Math.max(maxFlushIndex, s.meta().maxFlushIndex());
                         oldestTombstone = Math.min(oldestTombstone, s.meta().oldestTombstoneMillis());

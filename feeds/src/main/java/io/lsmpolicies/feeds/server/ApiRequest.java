@@ -40,6 +40,10 @@ public sealed interface ApiRequest {
     record Metrics(String dataset) implements ApiRequest {
     }
 
+    /** {@code GET /datasets/{dataset}/events?limit=}: each partition's newest {@code limit} store events. */
+    record Events(String dataset, int limit) implements ApiRequest {
+    }
+
     /** {@code GET /datasets/{dataset}/records/{key}}; {@code keyText} is the decoded segment, for messages. */
     record Get(String dataset, byte[] key, String keyText) implements ApiRequest {
     }

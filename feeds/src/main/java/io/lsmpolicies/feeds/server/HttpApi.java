@@ -8,6 +8,8 @@ import io.lsmpolicies.feeds.Feed;
 import io.lsmpolicies.feeds.Partition;
 import io.lsmpolicies.feeds.PartitionUnavailableException;
 import io.lsmpolicies.feeds.ValueCodec;
+import io.lsmpolicies.lsm.events.EventLog;
+import io.lsmpolicies.lsm.events.StoreEvent;
 import io.lsmpolicies.lsm.StoreIterator;
 import io.netty.handler.codec.http.HttpHeaderNames;
 import io.netty.handler.codec.http.HttpResponseStatus;
@@ -22,7 +24,8 @@ import java.util.function.Supplier;
 /**
  * The node's HTTP API, JSON out ({@code docs/configuration.md}): reads ({@code GET /health},
  * {@code /datasets/{name}/records/{key}}, {@code /datasets/{name}/records?from=&to=&limit=},
- * {@code /datasets/{name}/count}, {@code /datasets/{name}/metrics}, {@code /feeds/{name}/stats}) and the two
+ * {@code /datasets/{name}/count}, {@code /datasets/{name}/metrics}, {@code /datasets/{name}/events?limit=},
+ * {@code /feeds/{name}/stats}) and the two
  * requests that change state ({@code DELETE /datasets/{name}/records/{key}}, {@code POST /datasets/{name}/flush},
  * {@code POST /datasets/{name}/partitions/{i}/reopen}). Errors are {@code {"error": "..."}} with the status of the
  * {@link ApiRequestException}; 503 if a partition the request needs is unavailable
@@ -131,6 +134,9 @@ final class HttpApi {
         }
         if (req instanceof ApiRequest.Metrics m) {
             return metrics(datasets.get(m.dataset()));
+        }
+        if (req instanceof ApiRequest.Events e) {
+            return events(datasets.get(e.dataset()), e.limit());
         }
         if (req instanceof ApiRequest.Get g) {
             Dataset d = datasets.get(g.dataset());
@@ -332,6 +338,34 @@ final class HttpApi {
                 } catch (PartitionUnavailableException e) {
                     // state and error say why
                 }
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+            g.writeEndObject();
+        });
+    }
+
+    /**
+     * Each partition's newest {@code limit} events, oldest first, read from its store's event log (so they are
+     * there while the partition is closed or failed, too).
+     */
+    private byte[] events(Dataset d, int limit) throws Exception {
+        return json(g -> {
+            g.writeStartObject();
+            g.writeStringField("dataset", d.name());
+            g.writeArrayFieldStart("partitions");
+            for (Partition p : d.partitions()) {
+                EventLog.Contents c = EventLog.read(p.directory());
+                List<StoreEvent> events = c.events();
+                g.writeStartObject();
+                g.writeNumberField("partition", p.index());
+                g.writeStringField("directory", p.directory().toString());
+                g.writeNumberField("skippedLines", c.skippedLines());
+                g.writeArrayFieldStart("events");
+                for (StoreEvent e : events.subList(Math.max(0, events.size() - limit), events.size())) {
+                    g.writeRawValue(EventLog.toJson(e));
+                }
+                g.writeEndArray();
                 g.writeEndObject();
             }
             g.writeEndArray();

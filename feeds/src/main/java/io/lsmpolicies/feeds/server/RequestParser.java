@@ -92,6 +92,9 @@ public final class RequestParser {
                         return only("GET", method, params, new Count(name));
                     case "metrics":
                         return only("GET", method, params, new Metrics(name));
+                    case "events":
+                        allow(method, "GET");
+                        return events(name, params);
                     case "flush":
                         return only("POST", method, params, new Flush(name));
                     case "records":
@@ -146,20 +149,35 @@ public final class RequestParser {
         String t = params.get("to");
         byte[] from = f == null ? null : key(dataset, keyFields, f, "from", true);
         byte[] to = t == null ? null : key(dataset, keyFields, t, "to", true);
-        int limit = ApiRequest.DEFAULT_LIMIT;
+        return new Range(dataset, from, to, limit(params));
+    }
+
+    /** The {@code limit} parameter, {@link ApiRequest#DEFAULT_LIMIT} if absent. */
+    private static int limit(Map<String, String> params) throws ApiRequestException {
         String l = params.get("limit");
-        if (l != null) {
-            try {
-                limit = Integer.parseInt(l);
-            } catch (NumberFormatException e) {
-                limit = -1;
-            }
-            if (limit < 1 || limit > ApiRequest.MAX_LIMIT) {
-                throw ApiRequestException.badRequest("limit must be an integer in [1, " + ApiRequest.MAX_LIMIT
-                        + "], was '" + l + "'");
+        if (l == null) {
+            return ApiRequest.DEFAULT_LIMIT;
+        }
+        int limit;
+        try {
+            limit = Integer.parseInt(l);
+        } catch (NumberFormatException e) {
+            limit = -1;
+        }
+        if (limit < 1 || limit > ApiRequest.MAX_LIMIT) {
+            throw ApiRequestException.badRequest("limit must be an integer in [1, " + ApiRequest.MAX_LIMIT
+                    + "], was '" + l + "'");
+        }
+        return limit;
+    }
+
+    private static ApiRequest.Events events(String dataset, Map<String, String> params) throws ApiRequestException {
+        for (String p : params.keySet()) {
+            if (!p.equals("limit")) {
+                throw ApiRequestException.badRequest("unknown parameter '" + p + "'; expected limit");
             }
         }
-        return new Range(dataset, from, to, limit);
+        return new ApiRequest.Events(dataset, limit(params));
     }
 
     /** The query's parameters, decoded, in order; a parameter given twice is refused. */

@@ -152,6 +152,36 @@ class NodeServerTest {
     }
 
     @Test
+    void eachPartitionsStoreEventsAreServedOverHttp() throws Exception {
+        NodeServer s = start(0);
+        InetSocketAddress feed = s.feedAddresses("ycsb").get(0);
+        try (Socket c = new Socket(feed.getAddress(), feed.getPort())) {
+            c.getOutputStream().write(ycsb(0, RECORDS));
+        }
+        awaitRecords(s, RECORDS);
+        Reply events = get(s, "/datasets/usertable/events?limit=" + 10_000);
+        assertThat(events.status()).isEqualTo(200);
+        assertThat(events.body().get("partitions")).hasSize(2);
+        for (JsonNode p : events.body().get("partitions")) {
+            List<String> kinds = new ArrayList<>();
+            p.get("events").forEach(e -> kinds.add(e.get("event").asText()));
+            assertThat(kinds.get(0)).isEqualTo("recovery");
+            assertThat(kinds).contains("flush");
+            assertThat(p.get("skippedLines").asInt()).isZero();
+            p.get("events").forEach(e -> {
+                if (e.get("event").asText().equals("merge")) {
+                    assertThat(e.get("reason").asText()).isNotBlank();
+                }
+            });
+        }
+        Reply two = get(s, "/datasets/usertable/events?limit=2");
+        two.body().get("partitions").forEach(p -> assertThat(p.get("events")).hasSizeLessThanOrEqualTo(2));
+        assertThat(get(s, "/datasets/usertable/events?limit=0").status()).isEqualTo(400);
+        assertThat(get(s, "/datasets/usertable/events?since=1").status()).isEqualTo(400);
+        assertThat(get(s, "/datasets/nope/events").status()).isEqualTo(404);
+    }
+
+    @Test
     void badRequestsGetJsonErrors() throws Exception {
         NodeServer s = start(0);
         assertThat(get(s, "/datasets/usertable/records/nobody").status()).isEqualTo(404);

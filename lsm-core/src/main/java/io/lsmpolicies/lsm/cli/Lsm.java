@@ -21,7 +21,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "lsm", mixinStandardHelpOptions = true, version = "lsm 0.1.0", usageHelpWidth = 110,
         description = "The LSM engine's command line: load a store, read it, measure it, verify it, repair it.",
-        subcommands = {LoadCommand.class, GetCommand.class, ScanCommand.class, StatsCommand.class,
+        subcommands = {LoadCommand.class, GetCommand.class, ScanCommand.class, StatsCommand.class, EventsCommand.class,
                 VerifyCommand.class, RepairCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Examples:",
                 "  lsm load --dir /tmp/db --records 1000000 --value-size 1KB --policy binomial --param k=6 --wal async",

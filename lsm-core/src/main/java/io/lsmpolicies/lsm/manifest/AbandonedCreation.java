@@ -2,6 +2,7 @@ package io.lsmpolicies.lsm.manifest;
 
 import io.lsmpolicies.lsm.CorruptionException;
 import io.lsmpolicies.lsm.CorruptionException.Code;
+import io.lsmpolicies.lsm.events.EventLog;
 import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.IoCause;
 import io.lsmpolicies.lsm.log.LogKind;
@@ -54,7 +55,7 @@ public final class AbandonedCreation {
         List<String> storeData = new ArrayList<>();
         for (Path p : files.list(dir)) {
             String name = p.getFileName().toString();
-            if (name.equals(ignored)) {
+            if (name.equals(ignored) || EventLog.isLogFile(name)) { // the lock; a diagnostic log, not data
                 continue;
             }
             if (name.equals(SET_ASIDE) && Files.isDirectory(p)) { // a repair that did not finish

@@ -1,0 +1,123 @@
+package io.lsmpolicies.lsm;
+
+import io.lsmpolicies.lsm.manifest.ComponentSet;
+import io.lsmpolicies.lsm.manifest.TableRecord;
+import io.lsmpolicies.merge.spi.Decision;
+import io.lsmpolicies.merge.spi.MergeJob;
+import io.lsmpolicies.merge.spi.MergeKind;
+import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.OutputCut;
+import io.lsmpolicies.merge.spi.PolicyState;
+import io.lsmpolicies.merge.spi.SSTableInfo;
+import io.lsmpolicies.merge.spi.TreeView;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.LongSupplier;
+
+/**
+ * Plans a {@link MergeOrder#MERGE_MEMTABLE} flush, a pure function of the component set, the policy and its
+ * state: the MemTable is shown to the policy as the newest level-0 SSTable, the policy is asked (on previews of
+ * the set) for every merge of the cascade that flush starts, and what survives is a list of tables to write,
+ * each from the real tables it replaces and perhaps the MemTable. Nothing is read, written or logged.
+ */
+final class FlushPlanner {
+    /** Bound on merges planned in one consultation, so a policy that never settles is reported. */
+    static final int MAX_JOBS = 10_000;
+
+    private FlushPlanner() {
+    }
+
+    /**
+     * A table the plan writes once.
+     *
+     * @param level        its level
+     * @param realInputs   the file numbers of the existing tables it replaces
+     * @param withMemTable whether it holds the flushed MemTable
+     * @param reasons      the policy's reasons for the merges that made it, in order (none for the MemTable alone)
+     */
+    record PlannedTable(int level, List<Long> realInputs, boolean withMemTable, List<String> reasons) {
+        PlannedTable {
+            realInputs = List.copyOf(realInputs);
+            reasons = List.copyOf(reasons);
+        }
+    }
+
+    /**
+     * A flush's plan.
+     *
+     * @param tables the tables to write, those without the MemTable first (each is one install, oldest first,
+     *               so a stack keeps its order), the one holding the MemTable last
+     * @param state  the policy's state after the flush and its merges
+     */
+    record Plan(List<PlannedTable> tables, PolicyState state) {
+        Plan {
+            tables = List.copyOf(tables);
+        }
+    }
+
+    /**
+     * Plans the flush of {@code flush} (a level-0 record for the MemTable, sizes estimated) onto {@code current}.
+     *
+     * @param view           the policy's view of a set (compacting tables, last access)
+     * @param newFileNumber  numbers for the planned merge outputs
+     * @throws UnsupportedOperationException if the policy asks for anything but real merges into one level-0 table
+     * @throws IllegalStateException         if it asks for more than {@link #MAX_JOBS} merges
+     */
+    static Plan plan(MergePolicy policy, PolicyState before, ComponentSet current, TableRecord flush,
+            Function<ComponentSet, TreeView> view, LongSupplier newFileNumber) {
+        long flushId = flush.fileNumber();
+        ComponentSet set = ComponentPreview.apply(current, List.of(flush), List.of());
+        PolicyState state = policy.onFlush(before, view.apply(set));
+        Map<Long, List<Long>> origins = new HashMap<>();
+        Map<Long, List<String>> reasons = new HashMap<>();
+        origins.put(flushId, List.of(flushId));
+        for (int jobs = 0; ; jobs++) {
+            if (jobs > MAX_JOBS) {
+                throw new IllegalStateException("policy " + policy.name() + " asked for more than " + MAX_JOBS
+                        + " merges after flush " + flush.maxFlushIndex());
+            }
+            Decision d = policy.decide(view.apply(set), state);
+            state = d.state();
+            if (d.jobs().isEmpty()) {
+                break;
+            }
+            for (MergeJob job : d.jobs()) {
+                if (job.kind() != MergeKind.REAL || job.outputLevel() != 0
+                        || !(job.cut() instanceof OutputCut.SingleFile)) {
+                    throw new UnsupportedOperationException("merge order MERGE_MEMTABLE plans stack merges only "
+                            + "(real merges into one level-0 table); policy " + policy.name() + " asked for a "
+                            + job.kind() + " into level " + job.outputLevel() + " cut " + job.cut()
+                            + ": use FLUSH_THEN_MERGE with it");
+                }
+                List<TableRecord> inputs = new ArrayList<>();
+                List<Long> from = new ArrayList<>();
+                List<String> why = new ArrayList<>();
+                for (SSTableInfo info : job.inputs()) {
+                    inputs.add(set.table(info.id()).orElseThrow());
+                    List<Long> o = origins.remove(info.id());
+                    from.addAll(o != null ? o : List.of(info.id()));
+                    why.addAll(reasons.getOrDefault(info.id(), List.of()));
+                    reasons.remove(info.id());
+                }
+                why.add(job.reason());
+                TableRecord merged = ComponentPreview.combine(newFileNumber.getAsLong(), job.outputLevel(), inputs);
+                origins.put(merged.fileNumber(), from);
+                reasons.put(merged.fileNumber(), why);
+                set = ComponentPreview.apply(set, List.of(merged), inputs.stream().map(TableRecord::fileNumber)
+                        .toList());
+            }
+        }
+        List<PlannedTable> tables = new ArrayList<>();
+        for (Map.Entry<Long, List<Long>> e : origins.entrySet()) {
+            List<Long> real = e.getValue().stream().filter(id -> id != flushId).toList();
+            tables.add(new PlannedTable(set.table(e.getKey()).orElseThrow().level(), real,
+                    e.getValue().contains(flushId), reasons.getOrDefault(e.getKey(), List.of())));
+        }
+        tables.sort(Comparator.comparing(PlannedTable::withMemTable));
+        return new Plan(tables, state);
+    }
+}

@@ -1,0 +1,93 @@
+package io.lsmpolicies.lsm;
+
+import io.lsmpolicies.lsm.manifest.ComponentSet;
+import io.lsmpolicies.lsm.manifest.PolicyViews;
+import io.lsmpolicies.lsm.manifest.TableRecord;
+import io.lsmpolicies.merge.spi.Decision;
+import io.lsmpolicies.merge.spi.MergeJob;
+import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.PolicyState;
+import io.lsmpolicies.merge.spi.SSTableInfo;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.LongPredicate;
+import java.util.function.ToLongFunction;
+
+/**
+ * Decides which merges start now, a pure function of the component set, the policy, its state and what is
+ * already running: the policy is consulted until it asks for nothing, each decision's jobs marking their inputs
+ * compacting for the next consultation. A decision with a job whose output range in a level >= 1 overlaps a
+ * running (or just planned) job's output range in that level is set aside whole, its state too: it is asked
+ * again when a merge finishes.
+ */
+final class MergePlanner {
+    private MergePlanner() {
+    }
+
+    /**
+     * What one consultation starts.
+     *
+     * @param jobs     the jobs to start, in order
+     * @param state    the policy's state after them
+     * @param deferred whether a decision was set aside because it would overlap a running merge's output
+     */
+    record Consultation(List<MergeJob> jobs, PolicyState state, boolean deferred) {
+        Consultation {
+            jobs = List.copyOf(jobs);
+        }
+    }
+
+    /**
+     * Plans the merges to start on {@code set}.
+     *
+     * @param compacting the tables running merges read
+     * @param running    the output ranges of running merges into levels >= 1
+     * @param lastAccess each table's last read (what a "coldest" picker compares)
+     * @throws IllegalStateException if the policy asks to merge a table that is not live or already merging, or
+     *                               asks for more than {@link FlushPlanner#MAX_JOBS} merges
+     */
+    static Consultation plan(MergePolicy policy, ComponentSet set, PolicyState state, Set<Long> compacting,
+            List<OutputRange> running, ToLongFunction<TableRecord> lastAccess) {
+        Set<Long> busy = new HashSet<>(compacting);
+        List<OutputRange> ranges = new ArrayList<>(running);
+        List<MergeJob> start = new ArrayList<>();
+        for (int i = 0; i < FlushPlanner.MAX_JOBS; i++) {
+            Decision d = policy.decide(PolicyViews.of(set, busy, lastAccess), state);
+            if (d.jobs().isEmpty()) {
+                return new Consultation(start, d.state(), false);
+            }
+            for (MergeJob job : d.jobs()) {
+                OutputRange range = OutputRange.of(job);
+                if (ranges.stream().anyMatch(range::conflictsWith)) {
+                    return new Consultation(start, state, true);
+                }
+            }
+            state = d.state();
+            for (MergeJob job : d.jobs()) {
+                checkInputs(policy, job, id -> set.table(id).isPresent(), busy);
+                job.inputs().forEach(t -> busy.add(t.id()));
+                if (job.outputLevel() > 0) {
+                    ranges.add(OutputRange.of(job));
+                }
+                start.add(job);
+            }
+        }
+        throw new IllegalStateException("policy " + policy.name() + " asked for more than " + FlushPlanner.MAX_JOBS
+                + " merges in one consultation");
+    }
+
+    /**
+     * @throws IllegalStateException if an input of {@code job} is not live or already being merged ({@code busy})
+     */
+    static void checkInputs(MergePolicy policy, MergeJob job, LongPredicate live, Set<Long> busy) {
+        for (SSTableInfo t : job.inputs()) {
+            boolean isLive = live.test(t.id());
+            if (!isLive || busy.contains(t.id())) {
+                throw new IllegalStateException("policy " + policy.name() + " asked to merge SSTable " + t.id()
+                        + ", which is " + (isLive ? "already being merged" : "not live"));
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package io.lsmpolicies.lsm;
+
+import io.lsmpolicies.lsm.io.FileLayer;
+import io.lsmpolicies.lsm.io.IoCause;
+import io.lsmpolicies.lsm.manifest.Manifest;
+import io.lsmpolicies.lsm.manifest.TableRecord;
+import io.lsmpolicies.lsm.merge.MergingIterator;
+import io.lsmpolicies.lsm.merge.VersionCollapse;
+import io.lsmpolicies.lsm.sstable.BlockCache;
+import io.lsmpolicies.lsm.sstable.Entry;
+import io.lsmpolicies.lsm.sstable.SSTableReader;
+import io.lsmpolicies.lsm.sstable.SSTableOptions;
+import io.lsmpolicies.lsm.sstable.SSTableWriter;
+import io.lsmpolicies.merge.spi.OutputCutter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+
+/**
+ * Writes SSTables: a MemTable's entries (a flush), or the k-way merge of tables and possibly a MemTable (a merge),
+ * keeping every version a live snapshot needs, cut into files as the job's {@link OutputCutter} says. Each finished
+ * file is forced to the device; on failure every file written is deleted. It reads and writes files only, and
+ * takes no lock.
+ */
+final class TableBuilder {
+    /** A merge reads each input sequentially, this many bytes per read. */
+    static final int MERGE_READ_AHEAD_BYTES = 256 * 1024;
+    private static final BlockCache NO_CACHE = BlockCache.ofBytes(0);
+
+    private final FileLayer files;
+    private final TableSet tables;
+    private final SSTableOptions sstable;
+    private final Manifest manifest;
+    private final StoreStatistics stats;
+    private final Snapshots snapshots;
+
+    TableBuilder(FileLayer files, TableSet tables, SSTableOptions sstable, Manifest manifest, StoreStatistics stats,
+            Snapshots snapshots) {
+        this.files = files;
+        this.tables = tables;
+        this.sstable = sstable;
+        this.manifest = manifest;
+        this.stats = stats;
+        this.snapshots = snapshots;
+    }
+
+    /** What a flush of {@code mem} writes: its entries with the versions no live snapshot needs dropped. */
+    Iterator<Entry> flushEntries(LiveMemTable mem) {
+        return new VersionCollapse(mem.table().iterator(), snapshots.sequences(), false);
+    }
+
+    /**
+     * Writes {@code entries} as SSTables of {@code level}, cut as {@code cutter} says (never between two versions of
+     * one key).
+     *
+     * @param flushed whether a flush writes them (their bytes count as flushed)
+     * @return the new tables; empty if {@code entries} was empty
+     */
+    List<TableRecord> write(Iterator<Entry> entries, OutputCutter cutter, int level, IoCause cause, long minFlush,
+            long maxFlush, long oldestTombstone, boolean flushed) throws IOException {
+        List<TableRecord> out = new ArrayList<>();
+        SSTableWriter writer = null;
+        long number = 0;
+        byte[] lastKey = null;
+        try {
+            while (entries.hasNext()) {
+                Entry e = entries.next();
+                if (!Arrays.equals(lastKey, e.key())
+                        && cutter.cutBefore(e.key(), writer == null ? 0 : writer.bytesWritten()) && writer != null) {
+                    out.add(finish(writer, number, level, flushed, oldestTombstone));
+                    writer = null;
+                }
+                if (writer == null) {
+                    number = manifest.newFileNumber();
+                    writer = SSTableWriter.create(files, cause, tables.tablePath(number), sstable, minFlush, maxFlush,
+                            System.currentTimeMillis());
+                }
+                writer.add(e);
+                lastKey = e.key();
+            }
+            if (writer != null) {
+                out.add(finish(writer, number, level, flushed, oldestTombstone));
+                writer = null;
+            }
+            return out;
+        } catch (IOException | RuntimeException | Error e) {
+            if (writer != null) {
+                try {
+                    writer.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            for (TableRecord t : out) {
+                files.deleteIfExists(tables.tablePath(t.fileNumber()));
+                stats.tableDeleted(t.fileBytes());
+            }
+            throw e;
+        }
+    }
+
+    private TableRecord finish(SSTableWriter writer, long number, int level, boolean flushed, long oldestTombstone)
+            throws IOException {
+        var meta = writer.finish(oldestTombstone);
+        writer.close();
+        long bytes = files.size(tables.tablePath(number));
+        stats.tableWritten(bytes, flushed);
+        return TableRecord.of(number, level, bytes, meta);
+    }
+
+    /**
+     * k-way merge of {@code mem} (if not null: the newest source, flush number {@code memFlushIndex}) and the
+     * real tables {@code inputs}, read through their own readers (I/O charged to merges, not the block cache),
+     * written as {@code level} tables cut by {@code cutter}; {@code bottommost} lets tombstones with nothing older
+     * behind them go.
+     */
+    List<TableRecord> merge(List<TableHandle> inputs, LiveMemTable mem, long memFlushIndex, OutputCutter cutter,
+            int level, boolean bottommost) throws IOException {
+        List<SSTableReader> readers = new ArrayList<>();
+        try {
+            List<Iterator<Entry>> sources = new ArrayList<>();
+            long minFlush = Long.MAX_VALUE;
+            long maxFlush = Long.MIN_VALUE;
+            long oldestTombstone = Long.MAX_VALUE;
+            if (mem != null) {
+                sources.add(mem.table().iterator());
+                minFlush = memFlushIndex;
+                maxFlush = memFlushIndex;
+                oldestTombstone = mem.table().tombstones() > 0 ? mem.createdMillis() : Long.MAX_VALUE;
+            }
+            for (TableHandle h : inputs) {
+                SSTableReader r = SSTableReader.open(files, IoCause.MERGE, h.path(), NO_CACHE);
+                readers.add(r);
+                sources.add(r.scan(MERGE_READ_AHEAD_BYTES));
+                minFlush = Math.min(minFlush, h.record().minFlushIndex());
+                maxFlush = Math.max(maxFlush, h.record().maxFlushIndex());
+                oldestTombstone = Math.min(oldestTombstone, h.record().oldestTombstoneMillis());
+            }
+            Iterator<Entry> merged = new VersionCollapse(new MergingIterator(sources), snapshots.sequences(),
+                    bottommost);
+            try {
+                return write(merged, cutter, level, inputs.isEmpty() ? IoCause.FLUSH : IoCause.MERGE, minFlush,
+                        maxFlush, oldestTombstone, false);
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
+        } finally {
+            for (SSTableReader r : readers) {
+                r.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.lsmpolicies.lsm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lsmpolicies.lsm.events.EventLog;
+import io.lsmpolicies.lsm.events.StoreEvent;
+import io.lsmpolicies.lsm.io.FaultInjector;
+import io.lsmpolicies.lsm.io.FileLayer;
+import io.lsmpolicies.lsm.io.FileOp;
+import io.lsmpolicies.lsm.wal.SyncMode;
+import io.lsmpolicies.merge.MergePolicies;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The store's events: what a load writes to the event log and hands to listeners (each flush, each merge with the
+ * policy's reason, the close), the steps of a recovery, the failure that stops the store; a read-only open writes
+ * no log.
+ */
+class StoreEventsTest {
+    @TempDir
+    Path tmp;
+
+    private static StoreOptions options(String policy) {
+        return StoreOptions.builder().memtableBytes(8 * 1024).walMode(SyncMode.ASYNC)
+                .policy(MergePolicies.parse(policy)).build();
+    }
+
+    private static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static void load(LsmStore store, int n) throws IOException {
+        for (int i = 0; i < n; i++) {
+            store.put(b(String.format("key%06d", i)), new byte[100]);
+        }
+    }
+
+    private static <T extends StoreEvent> List<T> of(List<StoreEvent> events, Class<T> type) {
+        return events.stream().filter(type::isInstance).map(type::cast).toList();
+    }
+
+    @Test
+    void aLoadLogsEachFlushAndEachMergeWithItsReasonAndListenersHearTheSame() throws Exception {
+        Path dir = tmp.resolve("s");
+        List<StoreEvent> heard = Collections.synchronizedList(new ArrayList<>());
+        StoreMetrics metrics;
+        try (LsmStore store = LsmStore.open(dir, options("constant:k=2"))) {
+            store.addEventListener(heard::add);
+            load(store, 3000);
+            store.flush();
+            store.awaitMerges();
+            metrics = store.metrics();
+        }
+        List<StoreEvent> logged = EventLog.read(dir).events();
+        assertThat(logged.get(0)).isInstanceOfSatisfying(StoreEvent.Recovery.class,
+                r -> assertThat(r.detail()).startsWith("created with policy constant"));
+        assertThat(logged.get(logged.size() - 1)).isInstanceOf(StoreEvent.Closed.class);
+        List<StoreEvent.Flush> flushes = of(logged, StoreEvent.Flush.class);
+        assertThat(flushes).hasSize((int) metrics.flushes());
+        for (int i = 0; i < flushes.size(); i++) {
+            assertThat(flushes.get(i).flush()).isEqualTo(i + 1);
+            assertThat(flushes.get(i).bytes()).isPositive();
+        }
+        List<StoreEvent.Merge> merges = of(logged, StoreEvent.Merge.class);
+        assertThat(merges).hasSize((int) metrics.merges()).isNotEmpty();
+        assertThat(merges).allSatisfy(m -> {
+            assertThat(m.reason()).endsWith("> k=2: merge all");
+            assertThat(m.inputs()).hasSize(3);
+            assertThat(m.outputs()).hasSize(1);
+            assertThat(m.outputBytes()).isPositive();
+        });
+        assertThat(merges.stream().mapToLong(StoreEvent.Merge::outputBytes).sum())
+                .isEqualTo(metrics.mergeOutputBytes());
+        assertThat(heard).isEqualTo(logged.stream().filter(e -> !(e instanceof StoreEvent.Recovery)).toList());
+    }
+
+    @Test
+    void aMergingFlushLogsTheMergesItFoldsInWithTheirReasons() throws Exception {
+        Path dir = tmp.resolve("m");
+        StoreOptions o = options("constant:k=2").toBuilder().mergeOrder(MergeOrder.MERGE_MEMTABLE).build();
+        try (LsmStore store = LsmStore.open(dir, o)) {
+            load(store, 3000);
+        }
+        List<StoreEvent> logged = EventLog.read(dir).events();
+        List<StoreEvent.Merge> merges = of(logged, StoreEvent.Merge.class);
+        assertThat(merges).isNotEmpty().allSatisfy(m -> assertThat(m.reason()).endsWith("merge all"));
+        assertThat(of(logged, StoreEvent.Flush.class)).anySatisfy(f -> assertThat(f.mergedIn()).hasSize(2));
+    }
+
+    @Test
+    void aRecoveryLogsTheReplayOfTheWritesNoTableHeld() throws Exception {
+        Path dir = tmp.resolve("r");
+        Path image = tmp.resolve("image");
+        try (LsmStore store = LsmStore.open(dir, options("constant:k=4"))) {
+            load(store, 20); // acknowledged and synced, in the log only
+            Files.createDirectories(image);
+            try (Stream<Path> files = Files.list(dir)) { // what a crash now would leave
+                for (Path p : files.toList()) {
+                    if (!p.getFileName().toString().equals(LsmStore.LOCK_FILE)) {
+                        Files.copy(p, image.resolve(p.getFileName()));
+                    }
+                }
+            }
+        }
+        try (LsmStore store = LsmStore.open(image, options("constant:k=4"))) {
+            assertThat(store.get(b("key000019"))).isNotNull();
+        }
+        List<StoreEvent.Recovery> steps = of(EventLog.read(image).events(), StoreEvent.Recovery.class);
+        assertThat(steps).extracting(StoreEvent.Recovery::step).containsSubsequence("opened", "log-replayed",
+                "recovered");
+        assertThat(steps).filteredOn(s -> s.step().equals("log-replayed")).singleElement()
+                .satisfies(s -> assertThat(s.detail()).contains("20 writes no table held"));
+    }
+
+    @Test
+    void theFailureThatStopsTheStoreIsLoggedOnce() throws Exception {
+        Path dir = tmp.resolve("f");
+        FaultInjector faults = new FaultInjector(tmp.resolve("trash"));
+        StoreOptions synced = options("constant:k=4").toBuilder().walMode(SyncMode.SYNC).build();
+        try (LsmStore store = LsmStore.open(dir, synced, FileLayer.withFaults(faults))) {
+            faults.failNth(FileOp.SYNC, 1, true);
+            for (int i = 0; i < 3; i++) {
+                try {
+                    store.put(b("k" + i), b("v"));
+                } catch (IOException expected) {
+                    // the first fails with the injected fault, the others with the stopped store
+                }
+            }
+            assertThat(store.writeFailure()).isPresent();
+            faults.clearFailures();
+        }
+        List<StoreEvent.Failure> failures = of(EventLog.read(dir).events(), StoreEvent.Failure.class);
+        assertThat(failures).singleElement().satisfies(f -> assertThat(f.error()).contains("injected"));
+    }
+
+    @Test
+    void aReadOnlyOpenWritesNoEventLog() throws Exception {
+        Path dir = tmp.resolve("ro");
+        try (LsmStore store = LsmStore.open(dir, options("constant:k=4").toBuilder().eventLogBytes(0).build())) {
+            load(store, 10);
+        }
+        assertThat(Files.exists(dir.resolve(EventLog.FILE))).isFalse();
+        try (LsmStore store = LsmStore.openReadOnly(dir, options("constant:k=4"))) {
+            assertThat(store.get(b("key000009"))).isNotNull();
+        }
+        assertThat(Files.exists(dir.resolve(EventLog.FILE))).isFalse();
+    }
+}
