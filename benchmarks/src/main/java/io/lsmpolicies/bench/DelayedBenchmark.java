@@ -154,7 +154,7 @@ public final class DelayedBenchmark implements Callable<Integer> {
 
             Histogram latency = new Histogram(3);
             long gets = 0;
-            long probedBefore = Math.round(afterLoad.tablesProbedPerGet() * afterLoad.gets());
+            long probedBefore = Math.round(afterLoad.reads().tablesProbedPerGet() * afterLoad.reads().gets());
             for (long op = 0; op < operations; op++) {
                 byte[] key = YcsbKeys.key(random.nextLong(records), YcsbKeys.KeyOrder.HASHED);
                 if (random.nextDouble() < readFraction) {
@@ -172,13 +172,13 @@ public final class DelayedBenchmark implements Callable<Integer> {
             }
             lsm.awaitMerges();
             StoreMetrics end = lsm.metrics();
-            long probed = Math.round(end.tablesProbedPerGet() * end.gets()) - probedBefore;
+            long probed = Math.round(end.reads().tablesProbedPerGet() * end.reads().gets()) - probedBefore;
             return new Run(policy, records, loadSeconds, records / loadSeconds, settleSeconds, mergeRead,
-                    mergeWritten, afterLoad.bytesWrittenByCause().get("flush"), afterLoad.virtualMerges(),
-                    afterLoad.virtualTables(), afterLoad.deviceWriteAmplification(), gets,
+                    mergeWritten, afterLoad.io().bytesWrittenByCause().get("flush"), afterLoad.merges().virtual(),
+                    afterLoad.tables().virtual(), afterLoad.amplification().deviceWrite(), gets,
                     latency.getValueAtPercentile(50), latency.getValueAtPercentile(99),
                     gets == 0 ? 0 : (double) probed / gets, io.bytesRead(IoCause.MERGE) - mergeRead,
-                    io.bytesWritten(IoCause.MERGE) - mergeWritten, end.virtualTables());
+                    io.bytesWritten(IoCause.MERGE) - mergeWritten, end.tables().virtual());
         }
     }
 

@@ -153,9 +153,9 @@ public final class EngineReport implements Callable<Integer> {
             m = store.metrics();
         }
         long total = System.nanoTime() - start;
-        double userBytes = m.userBytes();
-        double mergeSeconds = m.mergeLatency().mean() * m.mergeLatency().count() / 1e6;
-        double wa = m.deviceWriteAmplification();
+        double userBytes = m.writes().userBytes();
+        double mergeSeconds = m.merges().latency().mean() * m.merges().latency().count() / 1e6;
+        double wa = m.amplification().deviceWrite();
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("ingestSeconds", ingested / 1e9);
         r.put("totalSeconds", total / 1e9);
@@ -163,10 +163,10 @@ public final class EngineReport implements Callable<Integer> {
         r.put("userBytesPerSecond", userBytes / (total / 1e9));
         r.put("deviceWriteAmplification", wa);
         r.put("boundUserBytesPerSecond", ddBytesPerSecond / (1 + wa));
-        r.put("mergeOutputBytes", m.mergeOutputBytes());
+        r.put("mergeOutputBytes", m.merges().outputBytes());
         r.put("mergeSeconds", mergeSeconds);
-        r.put("mergeWriteBytesPerSecond", mergeSeconds == 0 ? 0 : m.mergeOutputBytes() / mergeSeconds);
-        r.put("mergeRateOverDd", mergeSeconds == 0 ? 0 : m.mergeOutputBytes() / mergeSeconds / ddBytesPerSecond);
+        r.put("mergeWriteBytesPerSecond", mergeSeconds == 0 ? 0 : m.merges().outputBytes() / mergeSeconds);
+        r.put("mergeRateOverDd", mergeSeconds == 0 ? 0 : m.merges().outputBytes() / mergeSeconds / ddBytesPerSecond);
         r.put("metrics", JSON.readTree(m.toJson()));
         return r;
     }
@@ -177,12 +177,12 @@ public final class EngineReport implements Callable<Integer> {
      */
     private Map<String, Object> compactAll(Path storeDir, double ddBytesPerSecond) throws IOException {
         try (LsmStore store = LsmStore.open(storeDir, options(32L << 20))) {
-            long before = store.metrics().mergeOutputBytes();
+            long before = store.metrics().merges().outputBytes();
             int tables = store.components().tableCount();
             long start = System.nanoTime();
             store.compactAll();
             double seconds = (System.nanoTime() - start) / 1e9;
-            long written = store.metrics().mergeOutputBytes() - before;
+            long written = store.metrics().merges().outputBytes() - before;
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("inputTables", tables);
             r.put("outputBytes", written);
@@ -216,8 +216,8 @@ public final class EngineReport implements Callable<Integer> {
             r.put("p50Micros", h.getValueAtPercentile(50) / 1e3);
             r.put("p99Micros", h.getValueAtPercentile(99) / 1e3);
             r.put("maxMicros", h.getMaxValue() / 1e3);
-            r.put("tablesProbedPerGet", store.metrics().tablesProbedPerGet());
-            r.put("components", store.metrics().components());
+            r.put("tablesProbedPerGet", store.metrics().reads().tablesProbedPerGet());
+            r.put("components", store.metrics().tables().components());
             return r;
         }
     }
@@ -257,7 +257,7 @@ public final class EngineReport implements Callable<Integer> {
                     s.put("records", i + 1);
                     s.put("seconds", (System.nanoTime() - start) / 1e9);
                     s.put("usedHeapAfterGc", usedHeapAfterGc());
-                    s.put("tables", store.metrics().liveTables());
+                    s.put("tables", store.metrics().tables().live());
                     samples.add(s);
                     System.err.printf(Locale.ROOT, "%d records, heap %d MiB%n", i + 1,
                             ((long) s.get("usedHeapAfterGc")) >> 20);

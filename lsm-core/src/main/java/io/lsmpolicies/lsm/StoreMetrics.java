@@ -8,53 +8,102 @@ import java.util.Map;
 import org.HdrHistogram.Histogram;
 
 /**
- * A point-in-time copy of the store's counters, with the metrics of docs/architecture.md ("Metrics"). Immutable;
- * {@link #toJson()} gives the same fields as JSON.
+ * A point-in-time copy of the store's counters, grouped as the data path is: writes, flushes, merges, reads, the
+ * amplifications computed from them, the tables now, file-layer I/O and the block cache. The metrics are defined
+ * in docs/architecture.md ("Metrics"). Immutable; {@link #toJson()} gives the same groups as nested JSON objects.
  *
- * @param userBytes                    key and value bytes passed to put and delete
- * @param puts                         put operations (batch operations included)
- * @param deletes                      delete operations
- * @param gets                         point reads
- * @param flushes                      flushes installed
- * @param flushedBytes                 bytes of the SSTables flushes wrote (with {@link MergeOrder#MERGE_MEMTABLE},
- *                                     the estimated size of each MemTable as an SSTable)
- * @param merges                       merges installed
- * @param mergeInputBytes              bytes of the SSTables merges consumed
- * @param mergeOutputBytes             bytes of the SSTables merges wrote
- * @param modelWriteAmplification      (flush output + merge output) / flushed bytes; 1 if nothing was flushed
- * @param deviceWriteAmplification     bytes written by flushes and merges at the file layer / user bytes
- * @param walBytes                     bytes written to the write-ahead log
- * @param readAmplification            SSTables a point read may probe, averaged over flushes (sampled when each
- *                                     flush is installed, before the merges it triggers)
- * @param components                   SSTables a point read may probe now
- * @param tablesProbedPerGet           SSTables whose pages a get actually read (key range and Bloom filter
- *                                     passed), averaged over gets
- * @param transientSpaceAmplification  maximum over time of SSTable bytes on disk (merge outputs included, inputs
- *                                     not yet deleted) / bytes flushed so far
- * @param diskBytes                    SSTable bytes on disk now
- * @param liveTables                   tables in the current component set
- * @param stalls                       writes that waited for a flush
- * @param stallNanos                   total time writes waited
- * @param mergeLagNanos                total time flushes waited because the policy said merging lagged
- * @param flushLatency                 flush durations, microseconds
- * @param mergeLatency                 merge durations, microseconds
- * @param stallLatency                 stall durations, microseconds
- * @param mergeBytes                   bytes written per merge
- * @param bytesWrittenByCause          file-layer bytes written, by cause
- * @param bytesReadByCause             file-layer bytes read, by cause
- * @param blockCacheHits               block cache hits
- * @param blockCacheMisses             block cache misses
- * @param virtualMerges                virtual merges installed (delayed compaction: metadata only; not in
- *                                     {@code merges})
- * @param virtualTables                virtual tables in the current component set
+ * @param writes        the write path
+ * @param flushes       flushes installed
+ * @param merges        merges installed
+ * @param reads         point reads
+ * @param amplification write, read and transient space amplification
+ * @param tables        the component set now
+ * @param io            file-layer bytes by cause
+ * @param cache         the block cache
  */
-public record StoreMetrics(long userBytes, long puts, long deletes, long gets, long flushes, long flushedBytes,
-        long merges, long mergeInputBytes, long mergeOutputBytes, double modelWriteAmplification,
-        double deviceWriteAmplification, long walBytes, double readAmplification, int components,
-        double tablesProbedPerGet, double transientSpaceAmplification, long diskBytes, int liveTables, long stalls,
-        long stallNanos, long mergeLagNanos, Summary flushLatency, Summary mergeLatency, Summary stallLatency,
-        Summary mergeBytes, Map<String, Long> bytesWrittenByCause, Map<String, Long> bytesReadByCause,
-        long blockCacheHits, long blockCacheMisses, long virtualMerges, int virtualTables) {
+public record StoreMetrics(Writes writes, Flushes flushes, Merges merges, Reads reads, Amplification amplification,
+        Tables tables, Io io, Cache cache) {
+
+    /**
+     * @param userBytes    key and value bytes passed to put and delete
+     * @param puts         put operations (batch operations included)
+     * @param deletes      delete operations
+     * @param walBytes     bytes written to the write-ahead log
+     * @param stalls       writes that waited for a flush
+     * @param stallNanos   total time writes waited
+     * @param stallLatency stall durations, microseconds
+     */
+    public record Writes(long userBytes, long puts, long deletes, long walBytes, long stalls, long stallNanos,
+            Summary stallLatency) {
+    }
+
+    /**
+     * @param count         flushes installed
+     * @param bytes         bytes of the SSTables flushes wrote (with {@link MergeOrder#MERGE_MEMTABLE}, the
+     *                      estimated size of each MemTable as an SSTable)
+     * @param mergeLagNanos total time flushes waited because the policy said merging lagged
+     * @param latency       flush durations, microseconds
+     */
+    public record Flushes(long count, long bytes, long mergeLagNanos, Summary latency) {
+    }
+
+    /**
+     * @param count       real merges installed
+     * @param inputBytes  bytes of the SSTables they consumed
+     * @param outputBytes bytes of the SSTables they wrote
+     * @param virtual     virtual merges installed (delayed compaction: metadata only; not in {@code count})
+     * @param latency     merge durations (every kind), microseconds
+     * @param outputSizes bytes written per real merge
+     */
+    public record Merges(long count, long inputBytes, long outputBytes, long virtual, Summary latency,
+            Summary outputSizes) {
+    }
+
+    /**
+     * @param gets               point reads
+     * @param tablesProbedPerGet SSTables whose pages a get actually read (key range and Bloom filter passed),
+     *                           averaged over gets
+     */
+    public record Reads(long gets, double tablesProbedPerGet) {
+    }
+
+    /**
+     * @param modelWrite     (flush output + merge output) / flushed bytes; 1 if nothing was flushed
+     * @param deviceWrite    bytes written by flushes and merges at the file layer / user bytes
+     * @param read           SSTables a point read may probe, averaged over flushes (sampled when each flush is
+     *                       installed, before the merges it triggers)
+     * @param transientSpace maximum over time of SSTable bytes on disk (merge outputs included, inputs not yet
+     *                       deleted) / bytes flushed so far
+     */
+    public record Amplification(double modelWrite, double deviceWrite, double read, double transientSpace) {
+    }
+
+    /**
+     * @param components    SSTables a point read may probe now
+     * @param live          tables in the current component set
+     * @param virtual       virtual tables among them
+     * @param diskBytes     SSTable bytes on disk now
+     */
+    public record Tables(int components, int live, int virtual, long diskBytes) {
+    }
+
+    /**
+     * @param bytesWrittenByCause file-layer bytes written, by cause
+     * @param bytesReadByCause    file-layer bytes read, by cause
+     */
+    public record Io(Map<String, Long> bytesWrittenByCause, Map<String, Long> bytesReadByCause) {
+        public Io {
+            bytesWrittenByCause = Map.copyOf(bytesWrittenByCause);
+            bytesReadByCause = Map.copyOf(bytesReadByCause);
+        }
+    }
+
+    /**
+     * @param hits   block cache hits
+     * @param misses block cache misses
+     */
+    public record Cache(long hits, long misses) {
+    }
 
     private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 

@@ -179,14 +179,18 @@ final class StoreStatistics {
         long user = userBytes.sum();
         long deviceBytes = io.bytesWritten(IoCause.FLUSH) + io.bytesWritten(IoCause.MERGE);
         long g = gets.sum();
-        return new StoreMetrics(user, puts.sum(), deletes.sum(), g, flushes, flushed, merges, mergeInputBytes,
-                mergeOutputBytes, flushed == 0 ? 1.0 : (double) tableBytes / flushed,
-                user == 0 ? 0.0 : (double) deviceBytes / user, io.bytesWritten(IoCause.WAL),
-                flushes == 0 ? 0.0 : (double) componentSum / flushes, components,
-                g == 0 ? 0.0 : (double) tablesProbed.sum() / g, Double.longBitsToDouble(transientMaxBits.get()),
-                diskBytes.get(), liveTables, stalls, stallNanos, mergeLagNanos,
-                StoreMetrics.Summary.of(flushMicros), StoreMetrics.Summary.of(mergeMicros),
-                StoreMetrics.Summary.of(stallMicros), StoreMetrics.Summary.of(mergeBytes), written, read,
-                cache.hits(), cache.misses(), virtualMerges, virtualTables);
+        return new StoreMetrics(
+                new StoreMetrics.Writes(user, puts.sum(), deletes.sum(), io.bytesWritten(IoCause.WAL), stalls,
+                        stallNanos, StoreMetrics.Summary.of(stallMicros)),
+                new StoreMetrics.Flushes(flushes, flushed, mergeLagNanos, StoreMetrics.Summary.of(flushMicros)),
+                new StoreMetrics.Merges(merges, mergeInputBytes, mergeOutputBytes, virtualMerges,
+                        StoreMetrics.Summary.of(mergeMicros), StoreMetrics.Summary.of(mergeBytes)),
+                new StoreMetrics.Reads(g, g == 0 ? 0.0 : (double) tablesProbed.sum() / g),
+                new StoreMetrics.Amplification(flushed == 0 ? 1.0 : (double) tableBytes / flushed,
+                        user == 0 ? 0.0 : (double) deviceBytes / user,
+                        flushes == 0 ? 0.0 : (double) componentSum / flushes,
+                        Double.longBitsToDouble(transientMaxBits.get())),
+                new StoreMetrics.Tables(components, liveTables, virtualTables, diskBytes.get()),
+                new StoreMetrics.Io(written, read), new StoreMetrics.Cache(cache.hits(), cache.misses()));
     }
 }

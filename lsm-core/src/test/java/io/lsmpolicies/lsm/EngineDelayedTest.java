@@ -119,7 +119,7 @@ class EngineDelayedTest {
         try (LsmStore lsm = LsmStore.open(dir.resolve("s"), options(policy))) {
             oracle = load(lsm, 11, 6000, 800, 100);
             assertThat(virtualTables(lsm)).as("the load leaves virtual tables").isNotEmpty();
-            assertThat(lsm.metrics().virtualMerges()).isPositive();
+            assertThat(lsm.metrics().merges().virtual()).isPositive();
             assertParentsOnDisk(lsm);
             assertReadsMatch(lsm, oracle, 800);
             assertThat(virtualTables(lsm)).as("reads below VSMT materialise nothing").isNotEmpty();
@@ -158,7 +158,7 @@ class EngineDelayedTest {
                     }
                 }
                 layouts.add(b.toString());
-                assertThat(lsm.metrics().merges()).isPositive();
+                assertThat(lsm.metrics().merges().count()).isPositive();
             }
         }
         assertThat(layouts.get(1)).isEqualTo(layouts.get(0));

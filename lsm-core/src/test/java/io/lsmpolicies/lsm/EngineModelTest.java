@@ -287,8 +287,8 @@ class EngineModelTest {
             snapshots.clear();
             lsm.close();
             StoreMetrics m = lsm.metrics(); // the counters of the session just closed, its closing flush included
-            flushes += m.flushes();
-            merges += m.merges();
+            flushes += m.flushes().count();
+            merges += m.merges().count();
             lsm = LsmStore.open(store, options);
             reopens++;
             assertLevelInvariants(lsm, where());

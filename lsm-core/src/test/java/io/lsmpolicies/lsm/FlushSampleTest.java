@@ -54,10 +54,10 @@ class FlushSampleTest {
                 assertThat(s.writtenBytes()).as("sample %d", i).isGreaterThanOrEqualTo(p.writtenBytes());
             }
         }
-        assertThat(last.flushes()).isEqualTo(metrics.flushes()).isEqualTo(samples.size());
-        assertThat(last.flushedBytes()).isEqualTo(metrics.flushedBytes());
+        assertThat(last.flushes()).isEqualTo(metrics.flushes().count()).isEqualTo(samples.size());
+        assertThat(last.flushedBytes()).isEqualTo(metrics.flushes().bytes());
         assertThat((double) last.writtenBytes() / last.flushedBytes())
-                .isCloseTo(metrics.modelWriteAmplification(), org.assertj.core.data.Offset.offset(1e-9));
+                .isCloseTo(metrics.amplification().modelWrite(), org.assertj.core.data.Offset.offset(1e-9));
         assertThat(last.writtenBytes()).isGreaterThan(samples.get(samples.size() - 1).flushedBytes());
         long peak = samples.stream().mapToLong(FlushSample::peakDiskBytes).max().orElseThrow();
         peak = Math.max(peak, last.peakDiskBytes());
@@ -65,9 +65,9 @@ class FlushSampleTest {
         for (FlushSample s : samples) {
             transientFromTrace = Math.max(transientFromTrace, (double) s.peakDiskBytes() / s.flushedBytes());
         }
-        assertThat(peak).isGreaterThanOrEqualTo(metrics.diskBytes());
+        assertThat(peak).isGreaterThanOrEqualTo(metrics.tables().diskBytes());
         assertThat(transientFromTrace).isGreaterThan(1.0);
-        assertThat(metrics.readAmplification()).isCloseTo(samples.stream().mapToInt(FlushSample::components)
+        assertThat(metrics.amplification().read()).isCloseTo(samples.stream().mapToInt(FlushSample::components)
                 .average().orElseThrow(), org.assertj.core.data.Offset.offset(1e-9));
     }
 }

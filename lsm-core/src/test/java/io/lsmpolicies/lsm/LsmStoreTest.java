@@ -42,8 +42,8 @@ class LsmStoreTest {
             }
             store.flush();
             store.awaitMerges();
-            assertThat(store.metrics().flushes()).isGreaterThan(10);
-            assertThat(store.metrics().merges()).isGreaterThan(0);
+            assertThat(store.metrics().flushes().count()).isGreaterThan(10);
+            assertThat(store.metrics().merges().count()).isGreaterThan(0);
             assertThat(s(store.get(b("key00001")))).isEqualTo("v1");
             assertThat(store.get(b("key00003"))).isNull();
             assertThat(store.components().tableCount()).isLessThanOrEqualTo(4);
@@ -145,7 +145,7 @@ class LsmStoreTest {
                 List<Long> entries = new ArrayList<>();
                 store.components().level(0).forEach(t -> entries.add(t.entries()));
                 shapes.add(entries);
-                wa.add(store.metrics().modelWriteAmplification());
+                wa.add(store.metrics().amplification().modelWrite());
                 for (int i = 3990; i < 4000; i++) {
                     assertThat(s(store.get(b(String.format("key%05d", (i * 7919) % 4000))))).isEqualTo("v" + i);
                 }

@@ -65,13 +65,13 @@ class StoreEventsTest {
                 r -> assertThat(r.detail()).startsWith("created with policy constant"));
         assertThat(logged.get(logged.size() - 1)).isInstanceOf(StoreEvent.Closed.class);
         List<StoreEvent.Flush> flushes = of(logged, StoreEvent.Flush.class);
-        assertThat(flushes).hasSize((int) metrics.flushes());
+        assertThat(flushes).hasSize((int) metrics.flushes().count());
         for (int i = 0; i < flushes.size(); i++) {
             assertThat(flushes.get(i).flush()).isEqualTo(i + 1);
             assertThat(flushes.get(i).bytes()).isPositive();
         }
         List<StoreEvent.Merge> merges = of(logged, StoreEvent.Merge.class);
-        assertThat(merges).hasSize((int) metrics.merges()).isNotEmpty();
+        assertThat(merges).hasSize((int) metrics.merges().count()).isNotEmpty();
         assertThat(merges).allSatisfy(m -> {
             assertThat(m.reason()).endsWith("> k=2: merge all");
             assertThat(m.inputs()).hasSize(3);
@@ -79,7 +79,7 @@ class StoreEventsTest {
             assertThat(m.outputBytes()).isPositive();
         });
         assertThat(merges.stream().mapToLong(StoreEvent.Merge::outputBytes).sum())
-                .isEqualTo(metrics.mergeOutputBytes());
+                .isEqualTo(metrics.merges().outputBytes());
         assertThat(heard).isEqualTo(logged.stream().filter(e -> !(e instanceof StoreEvent.Recovery)).toList());
     }
 

@@ -175,8 +175,8 @@ class StoreLincheckTest {
             }
             StoreMetrics m = store.metrics();
             RUNS.increment();
-            FLUSHES.add(m.flushes() - 1);
-            MERGES.add(m.merges());
+            FLUSHES.add(m.flushes().count() - 1);
+            MERGES.add(m.merges().count());
             store.close();
             deleteTree(dir);
         }

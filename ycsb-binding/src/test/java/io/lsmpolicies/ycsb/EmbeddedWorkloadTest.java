@@ -69,8 +69,8 @@ class EmbeddedWorkloadTest {
         assertThat(run.returns("VERIFY")).as(run.describe()).isEqualTo(Map.of("Return=OK", reads));
 
         JsonNode m = new ObjectMapper().readTree(metrics.toFile()).get("metrics");
-        assertThat(m.get("gets").asLong()).isGreaterThanOrEqualTo(reads + updates); // an update of one field reads
-        assertThat(m.get("flushes").asLong()).as("updates crossed flushes").isPositive();
+        assertThat(m.get("reads").get("gets").asLong()).isGreaterThanOrEqualTo(reads + updates); // an update of one field reads
+        assertThat(m.get("flushes").get("count").asLong()).as("updates crossed flushes").isPositive();
 
         Set<String> expected = new TreeSet<>();
         for (int i = 0; i < RECORDS; i++) {

@@ -117,7 +117,7 @@ class HttpAuthTest {
     private long flushes() throws IOException {
         long n = 0;
         for (LsmStore s : server.dataset("orders").stores()) {
-            n += s.metrics().flushes();
+            n += s.metrics().flushes().count();
         }
         return n;
     }

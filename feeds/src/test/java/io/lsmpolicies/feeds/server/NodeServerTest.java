@@ -140,7 +140,7 @@ class NodeServerTest {
 
         Reply metrics = get(s, "/datasets/usertable/metrics");
         assertThat(metrics.body().get("partitions")).hasSize(2);
-        assertThat(metrics.body().get("partitions").get(0).get("metrics").get("puts").asLong()).isEqualTo(p0);
+        assertThat(metrics.body().get("partitions").get(0).get("metrics").get("writes").get("puts").asLong()).isEqualTo(p0);
         Reply stats = get(s, "/feeds/ycsb/stats");
         assertThat(stats.body().get("records").asLong()).isEqualTo(RECORDS);
 

@@ -47,15 +47,15 @@ class CliLoadTest {
         assertThat(summary.get("policy").get("name").asText()).isEqualTo("binomial");
         assertThat(summary.get("policy").get("k").asText()).isEqualTo("3");
         JsonNode metrics = summary.get("metrics");
-        assertThat(metrics.get("puts").asLong()).isEqualTo(3000);
-        assertThat(metrics.get("flushes").asLong()).isGreaterThan(5);
-        assertThat(metrics.get("merges").asLong()).isPositive();
+        assertThat(metrics.get("writes").get("puts").asLong()).isEqualTo(3000);
+        assertThat(metrics.get("flushes").get("count").asLong()).isGreaterThan(5);
+        assertThat(metrics.get("merges").get("count").asLong()).isPositive();
         long userBytes = 0;
         for (int i = 0; i < 3000; i++) {
             userBytes += YcsbKeys.key(i, KeyOrder.HASHED).length + 60;
         }
         assertThat(summary.get("userBytes").asLong()).isEqualTo(userBytes);
-        assertThat(metrics.get("userBytes").asLong()).isEqualTo(userBytes);
+        assertThat(metrics.get("writes").get("userBytes").asLong()).isEqualTo(userBytes);
 
         CliRunner.Result get = CliRunner.run("get", "--dir", dir, "--key", YcsbKeys.name(17, KeyOrder.HASHED));
         assertThat(get.exit()).as(get.err()).isZero();
@@ -95,7 +95,7 @@ class CliLoadTest {
         assertThat(space.get("spaceAmplification").asDouble())
                 .isCloseTo((double) (tableBytes - userBytes) / userBytes, org.assertj.core.data.Offset.offset(1e-9))
                 .isPositive();
-        assertThat(s.get("metrics").get("diskBytes").asLong()).isEqualTo(tableBytes);
+        assertThat(s.get("metrics").get("tables").get("diskBytes").asLong()).isEqualTo(tableBytes);
 
         CliRunner.Result verify = CliRunner.run("verify", "--dir", dir);
         assertThat(verify.exit()).as(verify.out()).isZero();
@@ -127,7 +127,7 @@ class CliLoadTest {
         }
         assertThat(previous).isEqualTo(400);
         assertThat(load.lastLine().get("wal").asText()).isEqualTo("sync");
-        assertThat(load.lastLine().get("metrics").get("walBytes").asLong()).isPositive();
+        assertThat(load.lastLine().get("metrics").get("writes").get("walBytes").asLong()).isPositive();
     }
 
     @Test
