@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * Opening and recovery: refuses a store whose manifest needs files that are gone, clears what a crashed creation
@@ -53,8 +54,7 @@ final class Recovery {
         files.createDirectories(dir);
         DirectoryLock lock = DirectoryLock.acquire(dir.resolve(LsmStore.LOCK_FILE),
                 "the store in " + dir + " is already open (" + LsmStore.LOCK_FILE + " is locked)");
-        LsmStore store = null;
-        try {
+        return releasingOnFailure(lock, built -> {
             Recovered recovered = null;
             Manifest manifest;
             Optional<StoredOptions> stored = Optional.empty();
@@ -72,20 +72,13 @@ final class Recovery {
                 clearAbandonedCreation(files, dir);
                 manifest = Manifest.create(dir, ComponentSet.empty(), options.manifest(), files);
             }
-            store = new LsmStore(dir, options, files, lock, manifest, false, switched);
+            LsmStore store = built.apply(new LsmStore(dir, options, files, lock, manifest, false, switched));
             store.recovery().start(recovered, switched);
             if (!stored.equals(Optional.of(options.stored()))) {
                 OptionsFile.write(files, dir, options.stored());
             }
             return store;
-        } catch (IOException | RuntimeException | Error e) {
-            if (store != null) {
-                store.abandon();
-            } else {
-                lock.close();
-            }
-            throw e;
-        }
+        });
     }
 
     /** See {@link LsmStore#openReadOnly(Path, StoreOptions, FileLayer)}. */
@@ -93,18 +86,38 @@ final class Recovery {
         DirectoryLock lock = DirectoryLock.acquireShared(dir.resolve(LsmStore.LOCK_FILE),
                 "the store in " + dir + " is open for writing, or already open in this process (" + LsmStore.LOCK_FILE
                         + " is locked)");
-        LsmStore store = null;
-        try {
+        return releasingOnFailure(lock, built -> {
             Recovered recovered = Manifest.recover(dir, files);
             checkRequiredFiles(recovered);
-            store = new LsmStore(dir, options, files, lock, Manifest.readOnly(recovered), true, Optional.empty());
+            LsmStore store = built.apply(new LsmStore(dir, options, files, lock, Manifest.readOnly(recovered), true,
+                    Optional.empty()));
             store.recovery().start(recovered, Optional.empty());
             return store;
+        });
+    }
+
+    /** An opening that hands each store it builds to {@code built} before starting it. */
+    private interface Opening {
+        LsmStore open(UnaryOperator<LsmStore> built) throws IOException;
+    }
+
+    /**
+     * Runs {@code opening}; if it fails, releases what it took: the store it built (threads, files, the lock), or
+     * only the lock if it built none.
+     */
+    private static LsmStore releasingOnFailure(DirectoryLock lock, Opening opening) throws IOException {
+        LsmStore[] built = {null};
+        try {
+            return opening.open(s -> built[0] = s);
         } catch (IOException | RuntimeException | Error e) {
-            if (store != null) {
-                store.abandon();
-            } else {
-                lock.close();
+            try {
+                if (built[0] != null) {
+                    built[0].abandon();
+                } else {
+                    lock.close();
+                }
+            } catch (IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
             }
             throw e;
         }
