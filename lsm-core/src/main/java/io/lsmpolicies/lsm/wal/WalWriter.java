@@ -119,6 +119,7 @@ public final class WalWriter implements Closeable {
 
     /** Writes (and in SYNC mode forces) every queued record as the leader. REQUIRES: lock held, not writing. */
     private void writeQueued() {
+        assert lock.isHeldByCurrentThread() && !writing : "REQUIRES: the log's lock, no group write running";
         writing = true;
         List<byte[]> batch = queue;
         long last = enqueued;
