@@ -6,16 +6,29 @@ import io.lsmpolicies.merge.spi.PolicyLayout;
 import java.util.Locale;
 
 /**
- * One run of the grid: a system, a policy in that system's syntax, and a device profile.
+ * One run of the grid: a system, a policy in that system's syntax, a device profile and how it is emulated.
  *
- * @param system the system
- * @param policy the policy, e.g. {@code binomial:k=6}, {@code leveled}, {@code prefix}
- * @param device {@code none}, {@code ssd} or {@code hdd}
+ * @param system    the system
+ * @param policy    the policy, e.g. {@code binomial:k=6}, {@code leveled}, {@code prefix}
+ * @param device    {@code none}, {@code ssd} or {@code hdd}
+ * @param emulation {@link #NONE} for device {@code none}; otherwise {@link #ENGINE} (the system's own in-engine
+ *                  profile) or {@link #BLOCK} (the class of {@code bin/device-class}, the same for every system)
  */
-public record Cell(GridSystem system, String policy, String device) {
+public record Cell(GridSystem system, String policy, String device, String emulation) {
+    /** No device emulated: this machine's disk and page cache. */
+    public static final String NONE = "none";
+    /** The device emulated inside the engine (each system's own {@code device} property). */
+    public static final String ENGINE = "engine";
+    /** The device emulated at the block layer by {@code bin/device-class}: throttled loop device, memory cap. */
+    public static final String BLOCK = "block";
+
     public Cell {
         if (!device.equals("none") && !device.equals("ssd") && !device.equals("hdd")) {
             throw new IllegalArgumentException("unknown device profile '" + device + "'; accepted: none, ssd, hdd");
+        }
+        if (device.equals("none") ? !emulation.equals(NONE) : !emulation.equals(ENGINE) && !emulation.equals(BLOCK)) {
+            throw new IllegalArgumentException("device '" + device + "' cannot have emulation '" + emulation
+                    + "'; accepted: none for device none, engine or block otherwise");
         }
         if (system == GridSystem.LSM || (system == GridSystem.HYRACKS && !policy.equals("prefix"))) {
             MergePolicies.parse(policy); // our policies are checked here, not in a child
@@ -23,6 +36,16 @@ public record Cell(GridSystem system, String policy, String device) {
             throw new IllegalArgumentException("RocksDB policy '" + policy
                     + "': accepted leveled or universal, optionally :size-ratio=N");
         }
+    }
+
+    /** A cell with the default emulation: none for device {@code none}, the in-engine profile otherwise. */
+    public Cell(GridSystem system, String policy, String device) {
+        this(system, policy, device, device.equals("none") ? NONE : ENGINE);
+    }
+
+    /** This cell with its device emulated by {@code emulation} (kept {@link #NONE} for device {@code none}). */
+    public Cell withEmulation(String emulation) {
+        return device.equals("none") ? this : new Cell(system, policy, device, emulation);
     }
 
     /**

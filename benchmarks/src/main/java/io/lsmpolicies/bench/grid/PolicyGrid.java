@@ -55,6 +55,24 @@ public final class PolicyGrid implements Callable<Integer> {
     @Option(names = "--devices", split = ",", description = "device profiles: none, ssd, hdd")
     List<String> devices;
 
+    @Option(names = "--emulation", description = "how ssd and hdd are emulated: block (bin/device-class: the same "
+            + "throttled device and memory cap for every system; needs root and the cgroup controllers), engine (each "
+            + "system's in-engine profile), auto (block where the machine allows it, else engine; the default)",
+            defaultValue = "auto")
+    String emulation;
+
+    @Option(names = "--device-memory", description = "block emulation: memory cap of a cell's processes, page cache "
+            + "included (default: the child's -Xmx plus 256MB)")
+    String deviceMemory;
+
+    @Option(names = "--device-size", description = "block emulation: the class's file system size (default: six "
+            + "times the records' bytes, at least 1GB)")
+    String deviceSize;
+
+    @Option(names = "--device-backing", description = "block emulation: where the file system's backing file is "
+            + "made (default bin/device-class's, /var/tmp; /dev/shm keeps the host disk out of the measurement)")
+    Path deviceBacking;
+
     @Option(names = "--records", description = "records to load per cell (1 KB each)")
     Long records;
 
@@ -135,9 +153,21 @@ public final class PolicyGrid implements Callable<Integer> {
                 return 2;
             }
         }
+        List<String> jvm = javaOptions != null ? javaOptions : List.of("-Xmx1g");
+        DeviceClass deviceClass;
+        try {
+            deviceClass = new DeviceClass(rootDir.resolve("bin").resolve("device-class"),
+                    deviceSize != null ? ByteSizes.parse(deviceSize) : DeviceClass.defaultSize(n),
+                    deviceMemory != null ? ByteSizes.parse(deviceMemory) : DeviceClass.defaultMemory(jvm),
+                    deviceBacking);
+            grid = emulate(grid, deviceClass);
+        } catch (IllegalArgumentException e) {
+            System.err.println("bench-policies: " + e.getMessage());
+            return 2;
+        }
         CellRunner runner = new CellRunner(new CellRunner.Settings(rootDir, workDir, outDir, n,
                 reads != null ? reads : p.reads, mem, walMode, threads != null ? threads : 1, target,
-                timeout != null ? timeout : p.timeoutSeconds, javaOptions != null ? javaOptions : List.of("-Xmx1g")));
+                timeout != null ? timeout : p.timeoutSeconds, jvm, deviceClass));
         stdout.printf(Locale.ROOT, "bench-policies: %d cells, %,d records of 1 KB each (%s MemTables, WAL %s), "
                 + "results in %s%n", grid.size(), n, mem, walMode, outDir);
         List<CellResult> results = new ArrayList<>();
@@ -193,6 +223,41 @@ public final class PolicyGrid implements Callable<Integer> {
     }
 
     /**
+     * The cells with their devices' emulation: per device other than {@code none}, {@link Cell#BLOCK} when
+     * {@code --emulation} is {@code block}, or {@code auto} and {@code bin/device-class DEVICE --check} passes;
+     * {@link Cell#ENGINE} otherwise. Says on stdout which one each device got and why.
+     *
+     * @throws IllegalArgumentException for an unknown {@code --emulation}, or {@code block} where the machine
+     *                                  cannot run the classes (with the script's reason)
+     */
+    List<Cell> emulate(List<Cell> grid, DeviceClass deviceClass) throws IOException, InterruptedException {
+        if (!List.of("auto", Cell.BLOCK, Cell.ENGINE).contains(emulation)) {
+            throw new IllegalArgumentException("--emulation must be auto, block or engine, was " + emulation);
+        }
+        Map<String, String> chosen = new LinkedHashMap<>();
+        for (Cell c : grid) {
+            if (c.device().equals("none") || chosen.containsKey(c.device())) {
+                continue;
+            }
+            String why = emulation.equals(Cell.ENGINE) ? null : deviceClass.unavailable(c.device());
+            if (emulation.equals(Cell.BLOCK) && why != null) {
+                throw new IllegalArgumentException("--emulation block: " + why);
+            }
+            String e = emulation.equals(Cell.ENGINE) || why != null ? Cell.ENGINE : Cell.BLOCK;
+            chosen.put(c.device(), e);
+            if (e.equals(Cell.BLOCK)) {
+                stdout.printf(Locale.ROOT, "bench-policies: device %s: block-layer class (bin/device-class %s, "
+                        + "%d MiB file system, memory cap %d MiB), the same for every system%n", c.device(),
+                        c.device(), deviceClass.size() >> 20, deviceClass.memory() >> 20);
+            } else {
+                stdout.printf(Locale.ROOT, "bench-policies: device %s: in-engine profiles%s%n", c.device(),
+                        why == null ? "" : " (bin/device-class cannot run here: " + why + ")");
+            }
+        }
+        return grid.stream().map(c -> c.withEmulation(chosen.getOrDefault(c.device(), Cell.NONE))).toList();
+    }
+
+    /**
      * Our leveled policy scaled to the grid's small MemTables: two SSTables in level 0 (the paper's setting), and
      * RocksDB's default proportions (a base level as large as level 0 at its trigger, 256 MiB = 4 x 64 MiB; output
      * files of one MemTable).
@@ -206,7 +271,7 @@ public final class PolicyGrid implements Callable<Integer> {
     private static void writeCsv(List<CellResult> results, Path file) throws IOException {
         Files.createDirectories(file.getParent());
         try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
-            w.write("system,policy,family,parameter,device,status,records,flushes,write_amplification,"
+            w.write("system,policy,family,parameter,device,emulation,status,records,flushes,write_amplification,"
                     + "simulated_write_amplification,read_amplification,transient_space_amplification,"
                     + "load_seconds,load_ops_per_s,insert_p50_us,insert_p99_us,insert_p999_us,insert_max_us,"
                     + "read_ops_per_s,read_p50_us,read_p99_us,throughput_vs_lsm_reference,competitive_ratio,"
@@ -216,7 +281,7 @@ public final class PolicyGrid implements Callable<Integer> {
             for (CellResult r : results) {
                 Cell c = r.cell();
                 List<Object> f = new ArrayList<>(List.of(c.system().label(), quote(c.policy()), c.family(),
-                        num(c.parameter()), c.device(), quote(r.status())));
+                        num(c.parameter()), c.device(), c.emulation(), quote(r.status())));
                 if (r.load() != null && r.trace() != null) {
                     TraceSummary t = r.trace();
                     f.addAll(List.of((long) r.load().ok("INSERT"), t.flushes(), num(t.writeAmplification()),
@@ -265,8 +330,8 @@ public final class PolicyGrid implements Callable<Integer> {
     static String table(List<CellResult> results) {
         Map<String, Double> reference = references(results);
         StringBuilder sb = new StringBuilder();
-        String head = String.format(Locale.ROOT, "%-44s %-5s %8s %7s %7s %6s %6s %9s %7s %8s %8s %8s %7s %7s%n",
-                "cell", "dev", "flushes", "WA", "sim WA", "readA", "TSA", "load/s", "vs lsm", "ins p99", "read/s",
+        String head = String.format(Locale.ROOT, "%-44s %-10s %8s %7s %7s %6s %6s %9s %7s %8s %8s %8s %7s %7s%n",
+                "cell", "device", "flushes", "WA", "sim WA", "readA", "TSA", "load/s", "vs lsm", "ins p99", "read/s",
                 "rd p99", "vs opt", "vs optK");
         sb.append(head);
         for (CellResult r : results) {
@@ -276,14 +341,14 @@ public final class PolicyGrid implements Callable<Integer> {
                 name = name.substring(0, 41) + "...";
             }
             if (!r.ok() && r.trace() == null) {
-                sb.append(String.format(Locale.ROOT, "%-44s %-5s %s%n", name, c.device(), r.status()));
+                sb.append(String.format(Locale.ROOT, "%-44s %-10s %s%n", name, deviceLabel(c), r.status()));
                 continue;
             }
             TraceSummary t = r.trace();
             Double ref = reference.get(c.device());
             ModelFit.Optimality o = r.optimality();
-            sb.append(String.format(Locale.ROOT, "%-44s %-5s %8d %7.2f %7s %6.2f %6.2f %9.0f %7s %8s %8s %8s %7s %7s%n",
-                    name, c.device(), t.flushes(), t.writeAmplification(),
+            sb.append(String.format(Locale.ROOT, "%-44s %-10s %8d %7.2f %7s %6.2f %6.2f %9.0f %7s %8s %8s %8s %7s %7s%n",
+                    name, deviceLabel(c), t.flushes(), t.writeAmplification(),
                     Double.isNaN(r.modelWriteAmplification()) ? "-"
                             : String.format(Locale.ROOT, "%.2f", r.modelWriteAmplification()),
                     t.readAmplification(), t.transientSpaceAmplification(), r.load().throughput(),
@@ -301,6 +366,11 @@ public final class PolicyGrid implements Callable<Integer> {
                     + "section 6.2)").append(System.lineSeparator());
         }
         return sb.toString();
+    }
+
+    /** The table's device column: {@code none}, or the device and its emulation, {@code hdd/block}. */
+    private static String deviceLabel(Cell c) {
+        return c.device().equals("none") ? "none" : c.device() + "/" + c.emulation();
     }
 
     /** A ratio to the optimum, with {@code <=} when the optimum is a lower bound (the ratio an upper bound). */

@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,7 +60,7 @@ class PolicyGridTest {
             double simulated = column(csv, row, "simulated_write_amplification");
             assertThat(observed / simulated).as(csv.get(row)).isBetween(0.8, 1.02);
         }
-        assertThat(csv.get(4)).contains(",leveled,4.0000,none,ok,"); // leveled: no model, read amp from levels
+        assertThat(csv.get(4)).contains(",leveled,4.0000,none,none,ok,"); // leveled: no model, read amp from levels
         assertThat(column(csv, 1, "read_amplification")).isLessThanOrEqualTo(4.0);
         assertThat(column(csv, 3, "read_amplification")).isGreaterThan(column(csv, 1, "read_amplification"));
         assertThat(column(csv, 1, "read_p99_us")).isPositive();
@@ -69,6 +71,57 @@ class PolicyGridTest {
         assertThat(tmp.resolve("traces/lsm_binomial_k=3_none.csv")).isNotEmptyFile();
         assertThat(printed).contains("lsm:binomial:k=3", "model check (Fig. 11): 3 cells", "R^2 = ");
         assertThat(tmp.resolve("work")).doesNotExist();
+    }
+
+    /**
+     * A cell on the {@code hdd} class of {@code bin/device-class}: the store on the class's file system, the row
+     * marked {@code block}, the calibration and both phases in the log, nothing left behind. Skipped with the
+     * script's reason where the machine cannot run the classes.
+     */
+    @Test
+    void aCellOnABlockDeviceClassSaysSoAndLeavesNothingBehind() throws Exception {
+        Path root = Path.of("..").toAbsolutePath().normalize();
+        Process check = new ProcessBuilder(root.resolve("bin/device-class").toString(), "hdd", "--check")
+                .redirectErrorStream(true).start();
+        String why = new String(check.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+        Assumptions.assumeTrue(check.waitFor() == 0, () -> "bin/device-class cannot run on this machine: " + why);
+        Path backing = Files.createDirectories(tmp.resolve("backing"));
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream saved = System.out;
+        int exit;
+        try {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            exit = new CommandLine(new PolicyGrid()).execute("--root", root.toString(), "--out",
+                    tmp.resolve("out").toString(), "--records", "1000", "--reads", "100", "--memtable", "64KB",
+                    "--cell", "lsm:binomial:k=3", "--devices", "hdd", "--emulation", "block", "--device-size", "128MB",
+                    "--device-memory", "384MB", "--device-backing", backing.toString(), "--java-option", "-Xmx64m",
+                    "--java-option", "-XX:TieredStopAtLevel=1");
+        } finally {
+            System.setOut(saved);
+        }
+        String printed = out.toString(StandardCharsets.UTF_8);
+        assertThat(exit).as(printed).isZero();
+        assertThat(printed).contains("device hdd: block-layer class", "hdd/block");
+        List<String> csv = Files.readAllLines(tmp.resolve("out/results.csv"));
+        assertThat(csv.get(0)).contains(",device,emulation,status,");
+        assertThat(csv.get(1)).contains(",hdd,block,ok,1000,");
+        assertThat(column(csv, 1, "read_ops_per_s")).isPositive();
+        String log = Files.readString(tmp.resolve("out/logs/lsm_binomial_k=3_hdd-load.log"));
+        assertThat(log).contains("device-class: hdd on /dev/loop", "sequential write + fsync", "--- load stdout",
+                "--- reads stdout");
+        assertThat(Files.readString(Path.of("/proc/mounts"))).doesNotContain(tmp.toString());
+        try (Stream<Path> left = Files.list(backing)) {
+            assertThat(left.toList()).as("backing files").isEmpty();
+        }
+        try (Stream<Path> loops = Files.list(Path.of("/sys/block"))) {
+            for (Path loop : loops.filter(d -> d.getFileName().toString().startsWith("loop")).toList()) {
+                Path file = loop.resolve("loop/backing_file");
+                if (Files.exists(file)) {
+                    assertThat(Files.readString(file)).doesNotContain(backing.toString());
+                }
+            }
+        }
+        assertThat(tmp.resolve("out/work")).doesNotExist();
     }
 
     @Test
