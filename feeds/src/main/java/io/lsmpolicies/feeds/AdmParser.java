@@ -1,5 +1,6 @@
 package io.lsmpolicies.feeds;
 
+import io.lsmpolicies.records.AdmValue;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -256,7 +257,7 @@ final class AdmParser {
             return new AdmValue.Int(kind, Long.parseLong(text));
         } catch (IllegalArgumentException e) { // NumberFormatException or out of the kind's range
             pos = from;
-            throw error("bad " + kind.constructor + " '" + text + "'");
+            throw error("bad " + kind.constructor() + " '" + text + "'");
         }
     }
 

@@ -1,6 +1,7 @@
 package io.lsmpolicies.feeds;
 
 import io.lsmpolicies.lsm.LsmStore;
+import io.lsmpolicies.records.KeyEncoder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;

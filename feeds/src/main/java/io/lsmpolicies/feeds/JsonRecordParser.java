@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import io.lsmpolicies.records.AdmValue;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

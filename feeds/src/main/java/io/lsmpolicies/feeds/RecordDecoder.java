@@ -1,5 +1,8 @@
 package io.lsmpolicies.feeds;
 
+import io.lsmpolicies.records.AdmValue;
+import io.lsmpolicies.records.KeyEncoder;
+import io.lsmpolicies.records.ValueCodec;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;

@@ -1,5 +1,6 @@
 package io.lsmpolicies.feeds;
 
+import io.lsmpolicies.records.AdmValue;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 

@@ -3,6 +3,7 @@ package io.lsmpolicies.feeds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lsmpolicies.records.AdmValue;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;

@@ -3,6 +3,8 @@ package io.lsmpolicies.feeds;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.lsmpolicies.records.AdmValue;
+import io.lsmpolicies.records.ValueCodec;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

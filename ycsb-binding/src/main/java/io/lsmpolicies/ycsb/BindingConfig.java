@@ -1,9 +1,9 @@
 package io.lsmpolicies.ycsb;
 
-import static io.lsmpolicies.ycsb.PropertyValues.longValue;
-import static io.lsmpolicies.ycsb.PropertyValues.path;
-import static io.lsmpolicies.ycsb.PropertyValues.size;
-import static io.lsmpolicies.ycsb.PropertyValues.value;
+import static io.lsmpolicies.ycsb.common.PropertyValues.longValue;
+import static io.lsmpolicies.ycsb.common.PropertyValues.path;
+import static io.lsmpolicies.ycsb.common.PropertyValues.size;
+import static io.lsmpolicies.ycsb.common.PropertyValues.value;
 
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreOptions;
@@ -12,6 +12,8 @@ import io.lsmpolicies.lsm.wal.SyncMode;
 import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.PolicySpec;
 import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.ycsb.common.TraceFile;
+import io.lsmpolicies.ycsb.common.YcsbRecord;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -139,7 +141,7 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
                     + MODE);
         }
         checkNames(p, mode);
-        Set<String> schema = schema(p);
+        Set<String> schema = YcsbRecord.schema(p);
         if (mode == Mode.EMBEDDED) {
             String dirText = required(p, DIR, "the store directory, e.g. -p " + DIR + "=/tmp/ycsb-db");
             Path dir = path(DIR, dirText);
@@ -278,25 +280,6 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
             }
         }
         return new PolicySpec(spec.name(), params);
-    }
-
-    /**
-     * YCSB's field names: {@code fieldnameprefix} (default "field") followed by 0 .. fieldcount-1 (default 10); empty
-     * if {@code fieldcount} is not a number. An update writing all of them replaces the record without reading it.
-     */
-    public static Set<String> schema(Properties p) {
-        String prefix = p.getProperty("fieldnameprefix", "field");
-        long count;
-        try {
-            count = Long.parseLong(p.getProperty("fieldcount", "10").trim());
-        } catch (NumberFormatException e) {
-            return Set.of(); // the workload validates its own properties; no whole-record shortcut then
-        }
-        Set<String> names = new TreeSet<>();
-        for (long i = 0; i < Math.min(count, 100_000); i++) {
-            names.add(prefix + i);
-        }
-        return Set.copyOf(names);
     }
 
     private static String required(Properties p, String name, String what) throws DBException {

@@ -2,6 +2,10 @@ package io.lsmpolicies.ycsb;
 
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreIterator;
+import io.lsmpolicies.ycsb.common.BindingRuntime;
+import io.lsmpolicies.ycsb.common.RecordDB;
+import io.lsmpolicies.ycsb.common.SharedResources;
+import io.lsmpolicies.ycsb.common.YcsbRecord;
 import java.io.IOException;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;

@@ -1,7 +1,11 @@
 package io.lsmpolicies.ycsb;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.lsmpolicies.feeds.AdmValue;
+import io.lsmpolicies.records.AdmValue;
+import io.lsmpolicies.ycsb.common.BindingRuntime;
+import io.lsmpolicies.ycsb.common.KeyLocks;
+import io.lsmpolicies.ycsb.common.OpErrors;
+import io.lsmpolicies.ycsb.common.YcsbRecord;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.HashMap;
@@ -105,7 +109,7 @@ public final class FeedLsmDB extends DB {
             if (record == null) {
                 return Status.NOT_FOUND;
             }
-            YcsbRecord.fields(record, fields, result);
+            FeedRecords.fields(record, fields, result);
             return Status.OK;
         } catch (IOException | RuntimeException e) {
             return OpErrors.error("read", key, e);
@@ -136,7 +140,7 @@ public final class FeedLsmDB extends DB {
                         break;
                     }
                     HashMap<String, ByteIterator> row = new HashMap<>();
-                    YcsbRecord.fields(record, fields, row);
+                    FeedRecords.fields(record, fields, row);
                     result.add(row);
                     left--;
                     last = key;
@@ -167,7 +171,7 @@ public final class FeedLsmDB extends DB {
                 if (stored == null) {
                     return Status.NOT_FOUND;
                 }
-                record = YcsbRecord.merge(YcsbRecord.fromJson(stored), values);
+                record = YcsbRecord.merge(FeedRecords.fromJson(stored), values);
             }
             write(record);
             return Status.OK;
@@ -218,7 +222,7 @@ public final class FeedLsmDB extends DB {
     private void write(AdmValue.Obj record) throws IOException {
         FeedSocket f = connection();
         try {
-            long n = f.send(YcsbRecord.adm(record));
+            long n = f.send(FeedRecords.adm(record));
             if (settings.acks()) {
                 f.awaitAck(n);
             }

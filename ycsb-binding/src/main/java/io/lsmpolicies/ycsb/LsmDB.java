@@ -1,5 +1,6 @@
 package io.lsmpolicies.ycsb;
 
+import io.lsmpolicies.ycsb.common.BindingRuntime;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lsmpolicies.lsm.FlushSample;
 import io.lsmpolicies.lsm.LsmStore;
+import io.lsmpolicies.ycsb.common.SharedResources;
+import io.lsmpolicies.ycsb.common.TraceFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreIterator;
 import io.lsmpolicies.lsm.StoreOptions;
+import io.lsmpolicies.ycsb.common.RecordBytesFixture;
+import io.lsmpolicies.ycsb.common.YcsbRecord;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -262,5 +264,22 @@ class EmbeddedLsmDBTest {
         third.cleanup();
         assertThat(io.lsmpolicies.lsm.LsmStore.storedOptions(dir).orElseThrow().policy().toString())
                 .isEqualTo("binomial:k=5");
+    }
+
+    /** The bytes every binding stores (RecordBytesFixture); ycsb-rocksdb checks RocksDB against the same. */
+    @Test
+    void recordsAreStoredAsTheKeyAndValueBytesEveryBindingStores() throws Exception {
+        Path dir = tmp.resolve("same-bytes");
+        Properties p = new Properties();
+        p.setProperty("lsm.dir", dir.toString());
+        DB db = new EmbeddedLsmDB();
+        db.setProperties(p);
+        db.init();
+        RecordBytesFixture.write(db);
+        try (LsmStore s = LsmStore.open(dir, StoreOptions.defaults())) {
+            for (Map.Entry<String, byte[][]> e : RecordBytesFixture.expected().entrySet()) {
+                assertThat(s.get(e.getValue()[0])).as(e.getKey()).isEqualTo(e.getValue()[1]);
+            }
+        }
     }
 }

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.cli.YcsbKeys;
+import io.lsmpolicies.ycsb.common.TraceFile;
+import io.lsmpolicies.ycsb.common.YcsbClient;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +41,7 @@ class EmbeddedWorkloadTest {
             "recordcount=" + RECORDS, "-p", "operationcount=" + OPERATIONS, "-threads", "4"};
 
         Path trace = tmp.resolve("load-trace.csv");
-        YcsbClient.Result load = YcsbClient.run(true, "workloada", tmp,
+        YcsbClient.Result load = YcsbClient.run(LsmDB.class.getName(), true, "workloada", tmp,
                 concat(store, "-p", TraceFile.PROPERTY + "=" + trace));
         assertThat(load.exit()).as(load.describe()).isZero();
         assertThat(load.returns("INSERT")).as(load.describe()).isEqualTo(Map.of("Return=OK", (long) RECORDS));
@@ -56,7 +58,7 @@ class EmbeddedWorkloadTest {
         assertThat(end.flushedBytes()).isGreaterThan((long) RECORDS * 1000);
 
         String[] runArgs = concat(store, "-p", "lsm.metrics.file=" + metrics);
-        YcsbClient.Result run = YcsbClient.run(false, "workloada", tmp, runArgs);
+        YcsbClient.Result run = YcsbClient.run(LsmDB.class.getName(), false, "workloada", tmp, runArgs);
         assertThat(run.exit()).as(run.describe()).isZero();
         long reads = run.count("READ", "Operations");
         long updates = run.count("UPDATE", "Operations");
@@ -84,7 +86,7 @@ class EmbeddedWorkloadTest {
 
     @Test
     void aBadPropertyMakesTheClientExitWithStatus2NamingIt() throws Exception {
-        YcsbClient.Result r = YcsbClient.run(true, "workloada", tmp, "-p", "lsm.dir=" + tmp.resolve("db"),
+        YcsbClient.Result r = YcsbClient.run(LsmDB.class.getName(), true, "workloada", tmp, "-p", "lsm.dir=" + tmp.resolve("db"),
                 "-p", "lsm.device=nvme", "-p", "recordcount=10");
         assertThat(r.exit()).as(r.describe()).isEqualTo(2);
         assertThat(r.err()).contains("lsm.device: 'nvme' is not a device profile; accepted: ssd, hdd, none");

@@ -6,10 +6,11 @@ import static io.lsmpolicies.ycsb.EmbeddedLsmDBTest.values;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.lsmpolicies.feeds.KeyEncoder;
 import io.lsmpolicies.feeds.server.NodeServer;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreOptions;
+import io.lsmpolicies.records.KeyEncoder;
+import io.lsmpolicies.ycsb.common.YcsbRecord;
 import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.util.HashMap;

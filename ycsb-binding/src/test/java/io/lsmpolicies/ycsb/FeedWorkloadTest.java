@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lsmpolicies.feeds.server.NodeServer;
 import io.lsmpolicies.lsm.cli.YcsbKeys;
+import io.lsmpolicies.ycsb.common.YcsbClient;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
@@ -36,13 +37,13 @@ class FeedWorkloadTest {
 
             // Without acks a write returns once buffered, and each client thread's cleanup waits until the feed has
             // applied its connection's records: when YCSB exits, the load is in the store.
-            YcsbClient.Result load = YcsbClient.run(true, "workloada", tmp,
+            YcsbClient.Result load = YcsbClient.run(LsmDB.class.getName(), true, "workloada", tmp,
                     concat(common, "-p", "lsm.feed.acks=false"));
             assertThat(load.exit()).as(load.describe()).isZero();
             assertThat(load.returns("INSERT")).as(load.describe()).isEqualTo(Map.of("Return=OK", (long) RECORDS));
             assertThat(server.feed("ycsb").stats().records()).isEqualTo(RECORDS);
 
-            YcsbClient.Result run = YcsbClient.run(false, "workloada", tmp, concat(common, "-p", "lsm.feed.acks=true"));
+            YcsbClient.Result run = YcsbClient.run(LsmDB.class.getName(), false, "workloada", tmp, concat(common, "-p", "lsm.feed.acks=true"));
             assertThat(run.exit()).as(run.describe()).isZero();
             long reads = run.count("READ", "Operations");
             long updates = run.count("UPDATE", "Operations");
@@ -61,7 +62,7 @@ class FeedWorkloadTest {
             assertThat(StoredRecords.checkAll(server.dataset("usertable").stores(), 10, 100))
                     .isEqualTo(expected);
 
-            YcsbClient.Result scans = YcsbClient.run(false, "workloade", tmp, concat(common, "-p",
+            YcsbClient.Result scans = YcsbClient.run(LsmDB.class.getName(), false, "workloade", tmp, concat(common, "-p",
                     "lsm.feed.acks=true", "-p", "operationcount=300", "-p", "maxscanlength=20"));
             assertThat(scans.exit()).as(scans.describe()).isZero();
             long scanOps = scans.count("SCAN", "Operations");

@@ -2,11 +2,13 @@ package io.lsmpolicies.ycsb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lsmpolicies.feeds.AdmValue;
-import io.lsmpolicies.feeds.KeyEncoder;
 import io.lsmpolicies.lsm.KeyValue;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreIterator;
+import io.lsmpolicies.records.AdmValue;
+import io.lsmpolicies.records.KeyEncoder;
+import io.lsmpolicies.ycsb.common.YcsbClient;
+import io.lsmpolicies.ycsb.common.YcsbRecord;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package io.lsmpolicies.bench.grid;
 
-import io.lsmpolicies.ycsb.TraceFile;
+import io.lsmpolicies.ycsb.common.TraceFile;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

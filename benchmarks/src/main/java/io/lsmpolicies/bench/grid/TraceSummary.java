@@ -1,6 +1,6 @@
 package io.lsmpolicies.bench.grid;
 
-import io.lsmpolicies.ycsb.TraceFile;
+import io.lsmpolicies.ycsb.common.TraceFile;
 import java.util.List;
 
 /**

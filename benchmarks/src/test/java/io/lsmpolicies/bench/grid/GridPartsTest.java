@@ -8,9 +8,9 @@ import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.sim.FlushSizeSources;
 import io.lsmpolicies.merge.sim.SimulationResult;
 import io.lsmpolicies.merge.sim.Simulator;
-import io.lsmpolicies.ycsb.TraceFile;
-import io.lsmpolicies.ycsb.TraceFile.Event;
-import io.lsmpolicies.ycsb.TraceFile.Row;
+import io.lsmpolicies.ycsb.common.TraceFile.Event;
+import io.lsmpolicies.ycsb.common.TraceFile.Row;
+import io.lsmpolicies.ycsb.common.TraceFile;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,16 +1,16 @@
 package io.lsmpolicies.feeds.bench;
 
-import io.lsmpolicies.feeds.AdmValue;
 import io.lsmpolicies.feeds.Dataset;
-import io.lsmpolicies.feeds.KeyEncoder;
 import io.lsmpolicies.feeds.RecordFormat;
-import io.lsmpolicies.feeds.ValueCodec;
 import io.lsmpolicies.feeds.server.DatasetSpec;
 import io.lsmpolicies.feeds.server.DescriptorParser;
 import io.lsmpolicies.feeds.server.NodeDescriptor;
 import io.lsmpolicies.feeds.server.NodeServer;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreIterator;
+import io.lsmpolicies.records.AdmValue;
+import io.lsmpolicies.records.KeyEncoder;
+import io.lsmpolicies.records.ValueCodec;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;

@@ -1,7 +1,7 @@
 package io.lsmpolicies.feeds.server;
 
 import com.fasterxml.jackson.core.JsonGenerator;
-import io.lsmpolicies.feeds.AdmValue;
+import io.lsmpolicies.records.AdmValue;
 import java.io.IOException;
 import java.util.HexFormat;
 import java.util.Map;

@@ -2,7 +2,6 @@ package io.lsmpolicies.feeds.server;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lsmpolicies.feeds.KeyEncoder;
 import io.lsmpolicies.feeds.server.ApiRequest.Count;
 import io.lsmpolicies.feeds.server.ApiRequest.Delete;
 import io.lsmpolicies.feeds.server.ApiRequest.FeedStats;
@@ -11,6 +10,7 @@ import io.lsmpolicies.feeds.server.ApiRequest.Get;
 import io.lsmpolicies.feeds.server.ApiRequest.Health;
 import io.lsmpolicies.feeds.server.ApiRequest.Metrics;
 import io.lsmpolicies.feeds.server.ApiRequest.Range;
+import io.lsmpolicies.records.KeyEncoder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;

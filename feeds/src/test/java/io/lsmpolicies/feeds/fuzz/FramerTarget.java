@@ -1,11 +1,11 @@
 package io.lsmpolicies.feeds.fuzz;
 
-import io.lsmpolicies.feeds.AdmValue;
 import io.lsmpolicies.feeds.BadRecord;
 import io.lsmpolicies.feeds.ErrorKind;
 import io.lsmpolicies.feeds.RecordFormat;
 import io.lsmpolicies.feeds.RecordFramer;
 import io.lsmpolicies.feeds.RecordSyntaxException;
+import io.lsmpolicies.records.AdmValue;
 import java.util.List;
 
 /**

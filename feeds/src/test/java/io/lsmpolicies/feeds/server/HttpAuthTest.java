@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.lsmpolicies.feeds.AdmValue;
-import io.lsmpolicies.feeds.KeyEncoder;
-import io.lsmpolicies.feeds.ValueCodec;
 import io.lsmpolicies.lsm.LsmStore;
+import io.lsmpolicies.records.AdmValue;
+import io.lsmpolicies.records.KeyEncoder;
+import io.lsmpolicies.records.ValueCodec;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.URI;

@@ -3,7 +3,7 @@ package io.lsmpolicies.feeds.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.lsmpolicies.feeds.KeyEncoder;
+import io.lsmpolicies.records.KeyEncoder;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;

@@ -1,9 +1,10 @@
 package io.lsmpolicies.ycsb.hyracks;
 
-import static io.lsmpolicies.ycsb.PropertyValues.path;
-import static io.lsmpolicies.ycsb.PropertyValues.size;
+import static io.lsmpolicies.ycsb.common.PropertyValues.path;
+import static io.lsmpolicies.ycsb.common.PropertyValues.size;
 
 import io.lsmpolicies.lsm.io.DeviceProfile;
+import io.lsmpolicies.ycsb.common.YcsbRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -117,7 +118,7 @@ record HyracksConfig(Path dir, HyracksPolicy policy, long memtableBytes, int pag
         String trace = p.getProperty(TRACE_FILE);
         Path traceFile = trace == null || trace.isBlank() ? null : path(TRACE_FILE, trace.trim());
         return new HyracksConfig(dir, policy, memtable - memtable % pageSize, pageSize, cache - cache % pageSize,
-                device, deviceName, traceFile, io.lsmpolicies.ycsb.BindingConfig.schema(p));
+                device, deviceName, traceFile, YcsbRecord.schema(p));
     }
 
     /** Every {@code hyracks.*} property must be known. */

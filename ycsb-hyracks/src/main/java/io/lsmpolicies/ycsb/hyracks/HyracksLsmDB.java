@@ -1,7 +1,7 @@
 package io.lsmpolicies.ycsb.hyracks;
 
-import io.lsmpolicies.ycsb.RecordDB;
-import io.lsmpolicies.ycsb.SharedResources;
+import io.lsmpolicies.ycsb.common.RecordDB;
+import io.lsmpolicies.ycsb.common.SharedResources;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -13,7 +13,7 @@ import site.ycsb.DBException;
  * ({@link HyracksTree}), merged by AsterixDB's prefix policy or by one of our policies through our Hyracks adapter
  * ({@code hyracks.policy}); the peer of {@code io.lsmpolicies.ycsb.EmbeddedLsmDB} in the benchmark. The DB instances
  * of one process (one per client thread) share one index per directory ({@link SharedTrees}). Records are stored
- * as our engine stores them ({@link io.lsmpolicies.ycsb.YcsbRecord}): the key our {@code KeyEncoder}'s bytes, the value our
+ * as our engine stores them ({@link io.lsmpolicies.ycsb.common.YcsbRecord}): the key our {@code KeyEncoder}'s bytes, the value our
  * {@code ValueCodec}'s bytes, both as byte-array fields. The {@code table} argument is ignored.
  *
  * <ul>
@@ -40,7 +40,7 @@ public final class HyracksLsmDB extends RecordDB {
             config = HyracksConfig.parse(getProperties());
             shared = SharedTrees.acquire(config);
         } catch (DBException e) {
-            io.lsmpolicies.ycsb.BindingRuntime.initFailed(e.getMessage());
+            io.lsmpolicies.ycsb.common.BindingRuntime.initFailed(e.getMessage());
             throw e;
         }
         session = shared.resource().tree().session();
@@ -57,7 +57,7 @@ public final class HyracksLsmDB extends RecordDB {
         try {
             session.close();
         } catch (HyracksDataException e) {
-            io.lsmpolicies.ycsb.OpErrors.error("cleanup", s.dir().toString(), e);
+            io.lsmpolicies.ycsb.common.OpErrors.error("cleanup", s.dir().toString(), e);
         } finally {
             session = null;
             SharedTrees.release(s);

@@ -1,7 +1,7 @@
 package io.lsmpolicies.ycsb.hyracks;
 
-import io.lsmpolicies.ycsb.SharedResources;
-import io.lsmpolicies.ycsb.TraceFile;
+import io.lsmpolicies.ycsb.common.SharedResources;
+import io.lsmpolicies.ycsb.common.TraceFile;
 import java.nio.file.Path;
 import java.util.Locale;
 import site.ycsb.DBException;

@@ -9,7 +9,7 @@ import io.lsmpolicies.merge.sim.Simulator;
 import io.lsmpolicies.merge.spi.SSTableInfo;
 import io.lsmpolicies.merge.spi.SortedRun;
 import io.lsmpolicies.merge.spi.TreeView;
-import io.lsmpolicies.ycsb.YcsbClient;
+import io.lsmpolicies.ycsb.common.YcsbClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package io.lsmpolicies.ycsb.hyracks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lsmpolicies.ycsb.YcsbRecord;
+import io.lsmpolicies.ycsb.common.YcsbRecord;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

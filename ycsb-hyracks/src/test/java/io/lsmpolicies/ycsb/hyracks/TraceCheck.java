@@ -2,9 +2,9 @@ package io.lsmpolicies.ycsb.hyracks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lsmpolicies.ycsb.TraceFile;
-import io.lsmpolicies.ycsb.TraceFile.Event;
-import io.lsmpolicies.ycsb.TraceFile.Row;
+import io.lsmpolicies.ycsb.common.TraceFile.Event;
+import io.lsmpolicies.ycsb.common.TraceFile.Row;
+import io.lsmpolicies.ycsb.common.TraceFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.lsmpolicies.ycsb.rocksdb;
 
-import io.lsmpolicies.ycsb.TraceFile;
-import io.lsmpolicies.ycsb.TraceFile.Event;
-import io.lsmpolicies.ycsb.TraceFile.Row;
+import io.lsmpolicies.ycsb.common.TraceFile.Event;
+import io.lsmpolicies.ycsb.common.TraceFile.Row;
+import io.lsmpolicies.ycsb.common.TraceFile;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;

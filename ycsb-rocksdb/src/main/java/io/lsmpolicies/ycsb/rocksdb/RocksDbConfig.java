@@ -1,13 +1,13 @@
 package io.lsmpolicies.ycsb.rocksdb;
 
-import static io.lsmpolicies.ycsb.PropertyValues.longValue;
-import static io.lsmpolicies.ycsb.PropertyValues.path;
-import static io.lsmpolicies.ycsb.PropertyValues.size;
-import static io.lsmpolicies.ycsb.PropertyValues.value;
+import static io.lsmpolicies.ycsb.common.PropertyValues.longValue;
+import static io.lsmpolicies.ycsb.common.PropertyValues.path;
+import static io.lsmpolicies.ycsb.common.PropertyValues.size;
+import static io.lsmpolicies.ycsb.common.PropertyValues.value;
 
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.io.DeviceProfile;
-import io.lsmpolicies.ycsb.BindingConfig;
+import io.lsmpolicies.ycsb.common.YcsbRecord;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Properties;
@@ -165,7 +165,7 @@ public record RocksDbConfig(Path dir, Compaction compaction, int sizeRatio, int 
         String trace = p.getProperty(TRACE_FILE);
         Path traceFile = trace == null || trace.isBlank() ? null : path(TRACE_FILE, trace.trim());
         return new RocksDbConfig(dir, compaction, sizeRatio, l0Trigger, dynamic, baseLevel, targetFile, memtable, wal, cache, deviceName,
-                device, traceFile, BindingConfig.schema(p));
+                device, traceFile, YcsbRecord.schema(p));
     }
 
     /** The settings that fix how the database is opened, as text: DB instances sharing one must agree on them. */

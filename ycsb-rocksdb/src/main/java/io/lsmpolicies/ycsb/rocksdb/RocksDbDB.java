@@ -1,7 +1,7 @@
 package io.lsmpolicies.ycsb.rocksdb;
 
-import io.lsmpolicies.ycsb.RecordDB;
-import io.lsmpolicies.ycsb.SharedResources;
+import io.lsmpolicies.ycsb.common.RecordDB;
+import io.lsmpolicies.ycsb.common.SharedResources;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -43,7 +43,7 @@ public final class RocksDbDB extends RecordDB {
             config = RocksDbConfig.parse(getProperties());
             shared = SharedRocksDbs.acquire(config);
         } catch (DBException e) {
-            io.lsmpolicies.ycsb.BindingRuntime.initFailed(e.getMessage());
+            io.lsmpolicies.ycsb.common.BindingRuntime.initFailed(e.getMessage());
             throw e;
         }
         db = shared.resource().db;

@@ -1,6 +1,6 @@
 package io.lsmpolicies.ycsb.rocksdb;
 
-import io.lsmpolicies.ycsb.SharedResources;
+import io.lsmpolicies.ycsb.common.SharedResources;
 import java.nio.file.Path;
 import site.ycsb.DBException;
 

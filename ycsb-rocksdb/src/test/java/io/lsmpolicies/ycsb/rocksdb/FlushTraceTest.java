@@ -2,9 +2,9 @@ package io.lsmpolicies.ycsb.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.lsmpolicies.ycsb.common.TraceFile.Event;
+import io.lsmpolicies.ycsb.common.TraceFile.Row;
 import io.lsmpolicies.ycsb.rocksdb.FlushTrace.Origin;
-import io.lsmpolicies.ycsb.TraceFile.Event;
-import io.lsmpolicies.ycsb.TraceFile.Row;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

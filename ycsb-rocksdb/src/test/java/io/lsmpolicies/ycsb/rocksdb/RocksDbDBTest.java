@@ -3,10 +3,8 @@ package io.lsmpolicies.ycsb.rocksdb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.lsmpolicies.lsm.LsmStore;
-import io.lsmpolicies.lsm.StoreOptions;
-import io.lsmpolicies.ycsb.EmbeddedLsmDB;
-import io.lsmpolicies.ycsb.YcsbRecord;
+import io.lsmpolicies.ycsb.common.RecordBytesFixture;
+import io.lsmpolicies.ycsb.common.YcsbRecord;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -27,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rocksdb.Options;
 import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
 import site.ycsb.ByteIterator;
 import site.ycsb.DB;
 import site.ycsb.DBException;
@@ -250,29 +249,19 @@ class RocksDbDBTest {
         assertThat(SharedRocksDbs.references(dir)).isZero();
     }
 
+    /** The bytes every binding stores (RecordBytesFixture); ycsb-binding checks our engine against the same. */
     @Test
     void recordsAreStoredWithTheKeyAndValueBytesOfOurEngine() throws Exception {
         Path rocksDir = tmp.resolve("rocks");
-        Path lsmDir = tmp.resolve("lsm");
-        DB rocks = db(props(rocksDir));
-        Properties lsmProps = new Properties();
-        lsmProps.setProperty("lsm.dir", lsmDir.toString());
-        DB lsm = new EmbeddedLsmDB();
-        lsm.setProperties(lsmProps);
-        lsm.init();
-        for (DB db : List.of(rocks, lsm)) {
-            assertThat(db.insert("usertable", "user1", fields10("a"))).isEqualTo(Status.OK);
-            assertThat(db.insert("usertable", "user2", values("field3", "x", "field10", "y", "field1", "z")))
-                    .isEqualTo(Status.OK);
-            assertThat(db.update("usertable", "user2", values("field0", "u", "extra", "e"))).isEqualTo(Status.OK);
-            db.cleanup();
-        }
-        try (Options o = new Options(); RocksDB r = RocksDB.openReadOnly(o, rocksDir.toString());
-             LsmStore s = LsmStore.open(lsmDir, StoreOptions.defaults())) {
-            for (String key : List.of("user1", "user2")) {
-                byte[] k = YcsbRecord.key(key);
-                assertThat(r.get(k)).as(key).isNotNull().isEqualTo(s.get(k));
-            }
+        RecordBytesFixture.write(db(props(rocksDir)));
+        try (Options o = new Options(); RocksDB r = RocksDB.openReadOnly(o, rocksDir.toString())) {
+            RecordBytesFixture.expected().forEach((key, kv) -> {
+                try {
+                    assertThat(r.get(kv[0])).as(key).isEqualTo(kv[1]);
+                } catch (RocksDBException e) {
+                    throw new AssertionError(e);
+                }
+            });
         }
     }
 }

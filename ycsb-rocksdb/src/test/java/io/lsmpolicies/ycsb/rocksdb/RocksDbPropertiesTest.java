@@ -101,7 +101,7 @@ class RocksDbPropertiesTest {
     void aDeviceProfileLimitsFlushIoAtItsBandwidthAndAnEmptyCacheIsAccepted() throws Exception {
         RocksDbConfig config = RocksDbConfig.parse(props("rocksdb.dir", tmp.resolve("db").toString(),
                 "rocksdb.device", "ssd", "rocksdb.block-cache", "0", "rocksdb.wal", "sync"));
-        io.lsmpolicies.ycsb.SharedResources.Handle<OpenRocksDb> shared = SharedRocksDbs.acquire(config);
+        io.lsmpolicies.ycsb.common.SharedResources.Handle<OpenRocksDb> shared = SharedRocksDbs.acquire(config);
         try {
             RateLimiter limiter = shared.resource().rateLimiter;
             assertThat(limiter.getBytesPerSecond()).isEqualTo(520_000_000L);

@@ -2,11 +2,11 @@ package io.lsmpolicies.ycsb.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lsmpolicies.feeds.AdmValue;
-import io.lsmpolicies.feeds.KeyEncoder;
 import io.lsmpolicies.lsm.cli.YcsbKeys;
-import io.lsmpolicies.ycsb.YcsbClient;
-import io.lsmpolicies.ycsb.YcsbRecord;
+import io.lsmpolicies.records.AdmValue;
+import io.lsmpolicies.records.KeyEncoder;
+import io.lsmpolicies.ycsb.common.YcsbClient;
+import io.lsmpolicies.ycsb.common.YcsbRecord;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -68,8 +68,8 @@ class RocksDbWorkloadTest {
         assertThat(run.returns("VERIFY")).as(run.describe()).isEqualTo(Map.of("Return=OK", reads));
 
         // 3,000 records of ~1 KB in 64 KB MemTables: some 50 flushes, and compactions rewrite some of them
-        List<io.lsmpolicies.ycsb.TraceFile.Row> loaded = TraceCsv.check(loadTrace, 20);
-        io.lsmpolicies.ycsb.TraceFile.Row loadEnd = loaded.get(loaded.size() - 1);
+        List<io.lsmpolicies.ycsb.common.TraceFile.Row> loaded = TraceCsv.check(loadTrace, 20);
+        io.lsmpolicies.ycsb.common.TraceFile.Row loadEnd = loaded.get(loaded.size() - 1);
         assertThat(loadEnd.flushedBytes()).isGreaterThan(RECORDS * 1000L);
         assertThat(loadEnd.writtenBytes()).as("compactions wrote").isGreaterThan(loadEnd.flushedBytes());
         TraceCsv.check(runTrace, 5);

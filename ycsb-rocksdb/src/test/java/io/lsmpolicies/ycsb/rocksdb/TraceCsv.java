@@ -2,7 +2,7 @@ package io.lsmpolicies.ycsb.rocksdb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.lsmpolicies.ycsb.TraceFile;
+import io.lsmpolicies.ycsb.common.TraceFile;
 
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.lsmpolicies.feeds;
+package io.lsmpolicies.records;
 
 /** Text helpers shared by the printers: JSON string quoting and hex digits. */
 final class AdmText {

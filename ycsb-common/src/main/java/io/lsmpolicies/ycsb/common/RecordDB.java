@@ -1,6 +1,6 @@
-package io.lsmpolicies.ycsb;
+package io.lsmpolicies.ycsb.common;
 
-import io.lsmpolicies.feeds.AdmValue;
+import io.lsmpolicies.records.AdmValue;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -13,7 +13,7 @@ import site.ycsb.Status;
 
 /**
  * YCSB's operations on a key-value store holding our record form ({@link YcsbRecord}), shared by every embedded
- * system of the benchmark: our store ({@link EmbeddedLsmDB}) and the peers on RocksDB and on Hyracks' LSM B-tree, so
+ * system of the benchmark: our store ({@code EmbeddedLsmDB}) and the peers on RocksDB and on Hyracks' LSM B-tree, so
  * that all three do exactly the same work per operation. A subclass gives the store's primitives
  * ({@link #get}, {@link #put}, {@link #remove}, {@link #scan(byte[], int, Consumer)}), the lock of a key and the
  * workload's schema. The {@code table} argument is ignored: a store holds one table.

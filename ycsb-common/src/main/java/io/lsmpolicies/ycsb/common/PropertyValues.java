@@ -1,4 +1,4 @@
-package io.lsmpolicies.ycsb;
+package io.lsmpolicies.ycsb.common;
 
 import io.lsmpolicies.lsm.ByteSizes;
 import java.nio.file.InvalidPathException;
@@ -8,7 +8,7 @@ import site.ycsb.DBException;
 
 /**
  * Reading YCSB properties with errors that name the property, the value and what is accepted; shared by our
- * binding and the peers' ({@link BindingConfig}, {@code RocksDbConfig}, {@code HyracksConfig}).
+ * binding and the peers' ({@code BindingConfig}, {@code RocksDbConfig}, {@code HyracksConfig}).
  */
 public final class PropertyValues {
     private PropertyValues() {

@@ -1,4 +1,4 @@
-package io.lsmpolicies.ycsb;
+package io.lsmpolicies.ycsb.common;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -48,15 +48,9 @@ public final class YcsbClient {
     private YcsbClient() {
     }
 
-    /** {@code load} ({@code -load}) or run ({@code -t}) of {@code workload} on our binding, with YCSB options {@code args}. */
-    static Result run(boolean load, String workload, Path tmp, String... args) throws IOException,
-            InterruptedException {
-        return run(LsmDB.class.getName(), load, workload, tmp, args);
-    }
-
     /**
-     * {@code load} or run of {@code workload} on the YCSB DB class {@code db} (a peer's binding, on the caller's
-     * test class path), with YCSB options {@code args}.
+     * {@code load} or run of {@code workload} on the YCSB DB class {@code db} (a binding on the caller's test class
+     * path), with YCSB options {@code args}.
      */
     public static Result run(String db, boolean load, String workload, Path tmp, String... args) throws IOException,
             InterruptedException {

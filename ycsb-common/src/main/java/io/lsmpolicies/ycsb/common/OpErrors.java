@@ -1,4 +1,4 @@
-package io.lsmpolicies.ycsb;
+package io.lsmpolicies.ycsb.common;
 
 import java.util.concurrent.atomic.AtomicLong;
 import site.ycsb.Status;

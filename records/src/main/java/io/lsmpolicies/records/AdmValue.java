@@ -1,4 +1,4 @@
-package io.lsmpolicies.feeds;
+package io.lsmpolicies.records;
 
 import java.util.Arrays;
 import java.util.Collections;
@@ -33,6 +33,11 @@ public sealed interface AdmValue {
             this.constructor = constructor;
             this.min = min;
             this.max = max;
+        }
+
+        /** The ADM constructor's name, e.g. {@code int8}. */
+        public String constructor() {
+            return constructor;
         }
     }
 
@@ -131,6 +136,11 @@ public sealed interface AdmValue {
 
         TemporalKind(String constructor) {
             this.constructor = constructor;
+        }
+
+        /** The ADM constructor's name, e.g. {@code datetime}. */
+        public String constructor() {
+            return constructor;
         }
     }
 

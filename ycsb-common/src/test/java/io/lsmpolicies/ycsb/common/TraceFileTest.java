@@ -1,4 +1,4 @@
-package io.lsmpolicies.ycsb;
+package io.lsmpolicies.ycsb.common;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.lsmpolicies.feeds;
+package io.lsmpolicies.records;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

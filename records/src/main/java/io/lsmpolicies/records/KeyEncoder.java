@@ -1,4 +1,4 @@
-package io.lsmpolicies.feeds;
+package io.lsmpolicies.records;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

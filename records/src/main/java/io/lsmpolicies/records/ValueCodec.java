@@ -1,4 +1,4 @@
-package io.lsmpolicies.feeds;
+package io.lsmpolicies.records;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

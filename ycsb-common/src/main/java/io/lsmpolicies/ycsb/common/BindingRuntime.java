@@ -1,4 +1,4 @@
-package io.lsmpolicies.ycsb;
+package io.lsmpolicies.ycsb.common;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
