@@ -16,7 +16,7 @@ class MergePoliciesTest {
 
     @Test
     void everyPolicyIsDiscoveredByItsStableName() {
-        assertThat(MergePolicies.names()).containsExactly("bigtable", "binomial", "composed", "constant", "delayed",
+        assertThat(MergePolicies.names()).containsExactly("adaptive", "bigtable", "binomial", "composed", "constant", "delayed",
                 "exploring", "full-leveling", "leveled", "minlatency", "no-merge", "one-leveling", "prefix", "tiered",
                 "universal");
         for (PolicyFactory f : MergePolicies.factories().values()) {
@@ -30,7 +30,7 @@ class MergePoliciesTest {
 
     @Test
     void layoutsSeparateStackPoliciesFromLeveledOnes() {
-        assertThat(MergePolicies.names(PolicyLayout.STACK)).containsExactly("bigtable", "binomial", "constant",
+        assertThat(MergePolicies.names(PolicyLayout.STACK)).containsExactly("adaptive", "bigtable", "binomial", "constant",
                 "exploring", "minlatency", "no-merge", "prefix", "tiered");
         assertThat(MergePolicies.names(PolicyLayout.LEVELED)).containsExactly("composed", "delayed", "full-leveling",
                 "leveled", "one-leveling", "universal");
@@ -116,7 +116,8 @@ class MergePoliciesTest {
     void unknownPolicyListsTheKnownOnes() {
         assertThatThrownBy(() -> MergePolicies.create("binomal", Map.of("k", 4)))
                 .isInstanceOf(PolicyConfigurationException.class)
-                .hasMessage("unknown merge policy 'binomal'; known policies: bigtable, binomial, composed, constant, "
+                .hasMessage("unknown merge policy 'binomal'; known policies: adaptive, bigtable, binomial, composed, "
+                        + "constant, "
                         + "delayed, exploring, full-leveling, leveled, minlatency, no-merge, one-leveling, prefix, "
                         + "tiered, universal");
     }

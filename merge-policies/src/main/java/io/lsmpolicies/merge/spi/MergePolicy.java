@@ -9,7 +9,11 @@ import java.util.Optional;
  * <p>Protocol, as the engine and the simulator drive it:
  * <ol>
  *   <li>After a flush has been installed (the flushed SSTable is the newest run of level 0), call
- *       {@link #onFlush} once with the new view and keep the state it returns.</li>
+ *       {@link #onFlush(PolicyState, TreeView, long)} once with the new view and the number of reads served since
+ *       the previous flush was installed (point reads and scans, each counted once; since the store opened for the
+ *       first flush after an open; in the simulator r(t - 1), the reads of the previous step), and keep the state
+ *       it returns. A caller that does not count reads calls {@link #onFlush(PolicyState, TreeView)}, which a
+ *       policy that uses reads takes as no reads.</li>
  *   <li>Call {@link #decide}; schedule its jobs (marking their inputs {@code compacting}) and keep its state.
  *       Call {@link #decide} again, with the inputs of scheduled jobs marked, until it returns no job.</li>
  *   <li>After every finished merge has been installed, go back to step 2.</li>
@@ -42,6 +46,24 @@ public interface MergePolicy {
      */
     default PolicyState onFlush(PolicyState state, TreeView view) {
         return state;
+    }
+
+    /**
+     * Accounts for one flush and the reads served since the previous flush. A policy that weighs reads against
+     * merges (e.g. {@code adaptive}) overrides this; the default ignores {@code reads} and calls
+     * {@link #onFlush(PolicyState, TreeView)}, so a policy that does not use reads behaves exactly as before.
+     * REQUIRES: {@code view} already holds the flushed SSTable as level 0's newest run.
+     *
+     * @param reads the reads served since the previous flush was installed, {@code >= 0}: point reads and scans,
+     *              each counted once (each probes, in the cost model, every SSTable present)
+     * @return the state after the flush
+     * @throws IllegalArgumentException if {@code reads < 0}
+     */
+    default PolicyState onFlush(PolicyState state, TreeView view, long reads) {
+        if (reads < 0) {
+            throw new IllegalArgumentException("policy '" + name() + "': the read count must be >= 0, was " + reads);
+        }
+        return onFlush(state, view);
     }
 
     /**

@@ -30,7 +30,8 @@ import java.util.function.Consumer;
  * reads (r_t after step t, each probing every SSTable then present at {@code readCostBytes} bytes a probe) it
  * also keeps the read cost and the total cost, the cost model with reads of {@code docs/policies.md}. The
  * policy objects are the ones the engine runs, driven through the same protocol ({@code onFlush}, then
- * {@code decide} until no job), so a schedule here is the schedule in the engine.
+ * {@code decide} until no job), so a schedule here is the schedule in the engine. At flush t the policy is told
+ * r(t - 1), the reads since the previous flush (0 at the first): it decides step t's merges without knowing r(t).
  *
  * <p>Only stack policies run here ({@link #requireStack}); leveled ones run in the engine.
  * The simulator enforces the stack model: every merge must take SSTables that are contiguous in the
@@ -139,6 +140,7 @@ public final class Simulator {
         double countSum = 0;
         int countMax = 0;
         long probes = 0;
+        long previousReads = 0; // r(t - 1): what the policy learns at flush t (it never sees r(t) in advance)
         for (long t = 1; t <= flushes; t++) {
             long size = sizes.next();
             if (size < 0) {
@@ -152,7 +154,7 @@ public final class Simulator {
             totalBytes += size;
             transientMax = Math.max(transientMax, ratio(totalBytes, flushed));
             TreeView view = TreeView.stack(stack);
-            state = policy.onFlush(state, view);
+            state = policy.onFlush(state, view, previousReads);
             List<MergeJob> done = listener == null ? null : new ArrayList<>(2);
             // SSTables created in this step (the flush, then merge outputs), by id -> bytes: if a later merge of
             // the same step consumes one, the model never sees it (it is not in sigma_t), so it is not charged.
@@ -199,6 +201,7 @@ public final class Simulator {
                         + " has negative read count " + r);
             }
             probes = addExact(probes, multiplyExact(r, count, "table probes"), "table probes");
+            previousReads = r;
             if (listener != null) {
                 long mergeCost = written - notChargedByModel;
                 listener.accept(new SimulationStep(t, size, List.copyOf(done), view, ratio(written, flushed),

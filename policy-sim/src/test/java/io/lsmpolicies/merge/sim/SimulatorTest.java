@@ -194,7 +194,7 @@ class SimulatorTest {
         assertThatThrownBy(() -> new Simulator(policy("leveled"), FlushSizeSources.constant(1), 0))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("policy 'leveled' is a leveled policy; the simulator runs only stack policies "
-                        + "(bigtable, binomial, constant,");
+                        + "(adaptive, bigtable, binomial, constant,");
         assertThatThrownBy(() -> new Simulator(policy("delayed"), FlushSizeSources.constant(1), 0))
                 .as("delayed compaction writes virtual SSTables, which the stack model has not")
                 .hasMessageStartingWith("policy 'delayed' is a leveled policy; the simulator runs only stack policies");

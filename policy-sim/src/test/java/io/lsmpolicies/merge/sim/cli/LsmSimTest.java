@@ -288,7 +288,7 @@ class LsmSimTest {
         Run r = run("--all", "--param", "k=3", "--flushes", "100", "--format", "json");
         assertThat(r.status()).as(r.err()).isZero();
         JsonNode json = new ObjectMapper().readTree(r.out());
-        assertThat(json.size()).isEqualTo(8);
+        assertThat(json.size()).isEqualTo(9);
         for (JsonNode result : json) {
             assertThat(result.get("policy").asText()).isNotIn("leveled", "full-leveling", "one-leveling", "universal",
                     "composed", "delayed");
@@ -300,8 +300,8 @@ class LsmSimTest {
         Run r = run("--policy", "leveled:picker=round-robin", "--flushes", "10");
         assertThat(r.status()).isEqualTo(2);
         assertThat(r.err()).contains("policy 'leveled' is a leveled policy; the simulator runs only stack policies "
-                + "(bigtable, binomial, constant, exploring, minlatency, no-merge, prefix, tiered): run 'leveled' in "
-                + "the key-level model (bin/bench-pickers --policy, which needs keys, not only flush sizes) or in the "
+                + "(adaptive, bigtable, binomial, constant, exploring, minlatency, no-merge, prefix, tiered): run "
+                + "'leveled' in the key-level model (bin/bench-pickers --policy, which needs keys, not only flush sizes) or in the "
                 + "engine (lsm-core)");
         assertThat(r.out()).isEmpty();
         assertThat(run("--policy", "binomial:k=3", "--policy", "universal", "--flushes", "10").err())

@@ -1,0 +1,38 @@
+package io.lsmpolicies.merge.policy;
+
+import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.ParameterSpec;
+import io.lsmpolicies.merge.spi.PolicyFactory;
+import io.lsmpolicies.merge.spi.PolicyParameters;
+import java.util.List;
+
+/**
+ * Creates {@link AdaptivePolicy} under the name {@code adaptive}; parameters {@code max-k} (default 1000) and
+ * {@code read-cost} (default 4096 bytes), both optional and range-checked here.
+ */
+public final class AdaptivePolicyFactory implements PolicyFactory {
+    static final ParameterSpec MAX_K = ParameterSpec.optionalInt("max-k", 1, StackPolicies.MAX_K,
+            AdaptivePolicy.DEFAULT_MAX_K, "most SSTables kept after each flush and its merges, whatever is read");
+    static final ParameterSpec READ_COST = ParameterSpec.optionalLong("read-cost", 0, 1L << 30, 4096,
+            "bytes one read pays to probe one SSTable (the simulator's --read-cost)");
+
+    @Override
+    public String name() {
+        return AdaptivePolicy.NAME;
+    }
+
+    @Override
+    public String description() {
+        return "online rent-or-buy: merges a run once the reads its extra SSTables cost reach the bytes the merge writes";
+    }
+
+    @Override
+    public List<ParameterSpec> parameters() {
+        return List.of(MAX_K, READ_COST);
+    }
+
+    @Override
+    public MergePolicy create(PolicyParameters parameters) {
+        return new AdaptivePolicy(parameters);
+    }
+}

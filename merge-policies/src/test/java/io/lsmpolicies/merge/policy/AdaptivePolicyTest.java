@@ -1,0 +1,215 @@
+package io.lsmpolicies.merge.policy;
+
+import static io.lsmpolicies.merge.TestPolicies.policy;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.lsmpolicies.merge.MergePolicies;
+import io.lsmpolicies.merge.spi.Decision;
+import io.lsmpolicies.merge.spi.MergeJob;
+import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.PolicyConfigurationException;
+import io.lsmpolicies.merge.spi.PolicyState;
+import io.lsmpolicies.merge.spi.SSTableInfo;
+import io.lsmpolicies.merge.spi.TreeView;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/** The rent-or-buy rule of {@link AdaptivePolicy}, its bound, its parameters and its state. */
+class AdaptivePolicyTest {
+
+    /** Drives a stack policy through the protocol, applying its merges; SSTables newest first. */
+    private static final class Driver {
+        final MergePolicy policy;
+        final boolean restartEveryFlush;
+        final List<SSTableInfo> stack = new ArrayList<>();
+        final List<List<Long>> merges = new ArrayList<>();
+        PolicyState state;
+        long nextId = 1;
+        long flushes;
+
+        Driver(MergePolicy policy, boolean restartEveryFlush) {
+            this.policy = policy;
+            this.restartEveryFlush = restartEveryFlush;
+            this.state = policy.initialState();
+        }
+
+        void flush(long size, long readsSinceLastFlush) {
+            flushes++;
+            stack.add(0, SSTableInfo.builder(nextId++).bytes(size).entries(size).flush(flushes).build());
+            if (restartEveryFlush) {
+                state = policy.decodeState(state.encode());
+            }
+            state = policy.onFlush(state, TreeView.stackOf(stack), readsSinceLastFlush);
+            while (true) {
+                Decision d = policy.decide(TreeView.stackOf(stack), state);
+                state = d.state();
+                if (d.jobs().isEmpty()) {
+                    return;
+                }
+                for (MergeJob job : d.jobs()) {
+                    List<Long> ids = new ArrayList<>();
+                    int at = stack.indexOf(job.inputs().get(0));
+                    for (SSTableInfo in : job.inputs()) {
+                        assertThat(stack.get(at)).isEqualTo(in); // contiguous, newest first
+                        stack.remove(at);
+                        ids.add(in.id());
+                    }
+                    long first = job.inputs().get(job.inputs().size() - 1).minFlushIndex();
+                    long last = job.inputs().get(0).maxFlushIndex();
+                    stack.add(at, SSTableInfo.builder(nextId++).bytes(job.inputBytes()).entries(job.inputBytes())
+                            .flushes(first, last).build());
+                    merges.add(ids);
+                }
+            }
+        }
+
+        List<Long> sizesNewestFirst() {
+            return stack.stream().map(SSTableInfo::bytes).toList();
+        }
+    }
+
+    @Test
+    void withoutReadsItNeverMergesBelowMaxK() {
+        Driver d = new Driver(policy("adaptive"), false);
+        for (int i = 0; i < 300; i++) {
+            d.flush(1000, 0);
+        }
+        assertThat(d.stack).hasSize(300);
+        assertThat(d.merges).isEmpty();
+    }
+
+    @Test
+    void maxKBoundsTheStackWithTheCheapestRun() {
+        MergePolicy p = policy("adaptive", "max-k", 3);
+        Driver d = new Driver(p, false);
+        d.flush(100, 0);
+        d.flush(10, 0);
+        d.flush(50, 0);
+        // 4 SSTables: newest first 20, 50, 10, 100. The fresh flush merges for free in its own step, so the cheapest
+        // pair is 20 + 50 (50 bytes more than the flush alone), not 50 + 10 (60).
+        d.flush(20, 0);
+        assertThat(d.sizesNewestFirst()).containsExactly(70L, 10L, 100L);
+        assertThat(p.isMergeLagging(TreeView.stackOf(d.stack), d.state)).isFalse();
+        for (int i = 0; i < 50; i++) {
+            d.flush(7 + i, 0);
+            assertThat(d.stack).hasSizeLessThanOrEqualTo(3);
+        }
+    }
+
+    @Test
+    void aRunIsMergedOnceItsRentReachesHalfItsPrice() {
+        // read-cost 1: rent = reads met. Flushes of 100; C is the fresh flush (free to merge in its own step).
+        // After B, r reads: rents A = B = r, C = 0, and each extra SSTable is charged r more for the coming step.
+        // [C,B]: price 100, rent r; [B,A]: price 200, rent 2r; [C,B,A]: price 200, rent 3r. Threshold: half the price.
+        Driver quiet = new Driver(policy("adaptive", "read-cost", 1), false);
+        quiet.flush(100, 0);
+        quiet.flush(100, 0);
+        quiet.flush(100, 33); // 3r = 99 < 100: nothing qualifies
+        assertThat(quiet.merges).isEmpty();
+
+        Driver busy = new Driver(policy("adaptive", "read-cost", 1), false);
+        busy.flush(100, 0);
+        busy.flush(100, 0);
+        busy.flush(100, 34); // [C,B,A]: 102 >= 100, and it removes the most SSTables
+        assertThat(busy.merges).containsExactly(List.of(3L, 2L, 1L));
+        assertThat(busy.sizesNewestFirst()).containsExactly(300L);
+    }
+
+    @Test
+    void theMergedOutputStartsWithoutRent() {
+        Driver d = new Driver(policy("adaptive", "read-cost", 1), false);
+        d.flush(100, 0);
+        d.flush(100, 0);
+        d.flush(100, 34); // merges everything into one SSTable of 300
+        d.flush(100, 0);  // the output has met no read since it appeared, and none were reported: no merge
+        assertThat(d.sizesNewestFirst()).containsExactly(100L, 300L);
+    }
+
+    @Test
+    void manyReadsKeepOneSSTable() {
+        Driver d = new Driver(policy("adaptive", "read-cost", 4096), false);
+        d.flush(1_000_000, 0);
+        for (int i = 0; i < 100; i++) {
+            d.flush(1_000_000, 1_000_000);
+            assertThat(d.stack).hasSize(1);
+        }
+    }
+
+    @Test
+    void aRestartedPolicyContinuesTheSameSchedule() {
+        SplittableRandom random = new SplittableRandom(7);
+        Driver straight = new Driver(policy("adaptive", "max-k", 12), false);
+        Driver restarted = new Driver(policy("adaptive", "max-k", 12), true);
+        for (int i = 0; i < 400; i++) {
+            long size = random.nextLong(1, 2_000_000);
+            long reads = i % 100 < 50 ? random.nextLong(0, 5) : random.nextLong(0, 2000);
+            straight.flush(size, reads);
+            restarted.flush(size, reads);
+        }
+        assertThat(straight.merges).isNotEmpty();
+        assertThat(restarted.merges).isEqualTo(straight.merges);
+        assertThat(restarted.state).isEqualTo(straight.state);
+    }
+
+    @Test
+    void stateRoundTripsAndBadBytesAreRefusedWithThePolicyName() {
+        MergePolicy p = policy("adaptive");
+        ReadLedger ledger = new ReadLedger(50, 20, 9, new long[] {3, 9}, new long[] {0, 50});
+        assertThat(p.decodeState(ledger.encode())).isEqualTo(ledger);
+        byte[] bytes = ledger.encode();
+        byte[] versioned = bytes.clone();
+        versioned[0] = 9;
+        assertThatThrownBy(() -> p.decodeState(versioned)).hasMessageContaining("adaptive")
+                .hasMessageContaining("version 9");
+        assertThatThrownBy(() -> p.decodeState(java.util.Arrays.copyOf(bytes, bytes.length - 1)))
+                .hasMessageContaining("adaptive").hasMessageContaining("cannot hold 2 entries");
+        assertThatThrownBy(() -> p.decodeState(new byte[3])).hasMessageContaining("adaptive");
+        assertThatThrownBy(() -> new ReadLedger(50, 20, 9, new long[] {9, 3}, new long[] {0, 0}))
+                .hasMessageContaining("ascending");
+        assertThatThrownBy(() -> new ReadLedger(50, 20, 9, new long[] {3}, new long[] {51}))
+                .hasMessageContaining("outside [0, 50]");
+    }
+
+    @Test
+    void parametersHaveDefaultsAndRanges() {
+        MergePolicy p = MergePolicies.create("adaptive", Map.of());
+        assertThat(p.parameters().values()).containsEntry("max-k", 1000).containsEntry("read-cost", 4096L);
+        assertThatThrownBy(() -> MergePolicies.parse("adaptive:max-k=0"))
+                .isInstanceOf(PolicyConfigurationException.class).hasMessageContaining("max-k");
+        assertThatThrownBy(() -> MergePolicies.parse("adaptive:read-cost=-1"))
+                .isInstanceOf(PolicyConfigurationException.class).hasMessageContaining("read-cost");
+    }
+
+    @Test
+    void negativeReadCountsAreRefused() {
+        TreeView view = TreeView.stackOf(List.of(SSTableInfo.builder(1).bytes(5).build()));
+        MergePolicy adaptive = policy("adaptive");
+        assertThatThrownBy(() -> adaptive.onFlush(adaptive.initialState(), view, -1))
+                .hasMessageContaining("adaptive").hasMessageContaining("-1");
+        MergePolicy binomial = policy("binomial", "k", 3);
+        assertThatThrownBy(() -> binomial.onFlush(binomial.initialState(), view, -1))
+                .hasMessageContaining("binomial");
+    }
+
+    @Test
+    void policiesThatIgnoreReadsAreUnchangedByThem() {
+        for (String name : MergePolicies.names(io.lsmpolicies.merge.spi.PolicyLayout.STACK)) {
+            if (name.equals("adaptive")) {
+                continue;
+            }
+            MergePolicy p = MergePolicies.create(name, MergePolicies.factory(name).parameters().stream()
+                    .filter(s -> s.required()).collect(java.util.stream.Collectors.toMap(s -> s.name(), s -> 3)));
+            Driver without = new Driver(p, false);
+            Driver with = new Driver(p, false);
+            for (int i = 0; i < 60; i++) {
+                without.flush(10 + i % 7, 0);
+                with.flush(10 + i % 7, 1000 * i);
+            }
+            assertThat(with.merges).as(name).isEqualTo(without.merges);
+        }
+    }
+}
