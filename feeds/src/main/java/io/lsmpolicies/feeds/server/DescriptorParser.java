@@ -53,6 +53,7 @@ public final class DescriptorParser {
 
     private final Path file;
     private final boolean createIodevices;
+    private final List<Path> toCreate = new ArrayList<>();
 
     private DescriptorParser(Path file, boolean createIodevices) {
         this.file = file;
@@ -60,7 +61,7 @@ public final class DescriptorParser {
     }
 
     /**
-     * Parses and validates {@code file}, creating missing iodevice directories.
+     * Parses and validates {@code file}; a missing iodevice directory is refused. Creates nothing.
      *
      * @throws IOException     if the file cannot be read
      * @throws ConfigException naming the line, the key and why
@@ -70,8 +71,10 @@ public final class DescriptorParser {
     }
 
     /**
-     * Parses and validates {@code file}; with {@code createIodevices}, missing iodevice directories are created
-     * (and their parents) instead of refused.
+     * Parses and validates {@code file}; with {@code createIodevices}, a missing iodevice directory whose nearest
+     * existing ancestor is a writable directory is accepted and listed in
+     * {@link NodeDescriptor#iodevicesToCreate()} (the node creates it when it starts) instead of refused. Parsing
+     * creates nothing.
      *
      * @throws IOException     if the file cannot be read
      * @throws ConfigException naming the line, the key and why
@@ -82,6 +85,7 @@ public final class DescriptorParser {
 
     private NodeDescriptor parse() throws IOException, ConfigException {
         String nodeId = null;
+        int iodevicesLine = 0;
         List<Path> iodevices = null;
         IniFile.Section storage = null;
         HttpSettings http = HttpSettings.defaults();
@@ -97,7 +101,9 @@ public final class DescriptorParser {
                 }
                 nodeId = suffix(s, "nc/");
                 checkKeys(s, NC_KEYS);
-                iodevices = iodevices(required(s, "iodevices"));
+                IniFile.Entry io = required(s, "iodevices");
+                iodevicesLine = io.line();
+                iodevices = iodevices(io);
             } else if (name.equals("nc")) {
                 checkKeys(s, STORAGE_KEYS);
                 storage = s;
@@ -130,7 +136,8 @@ public final class DescriptorParser {
             }
         }
         StorageSettings settings = storage(storage, datasets.size(), iodevices.size());
-        return new NodeDescriptor(file, nodeId, iodevices, settings, reopen(storage), http, datasets, feeds);
+        return new NodeDescriptor(file, nodeId, iodevices, iodevicesLine, toCreate, settings, reopen(storage), http,
+                datasets, feeds);
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {
@@ -233,7 +240,7 @@ public final class DescriptorParser {
             }
             Path dir;
             try {
-                dir = Path.of(p).toAbsolutePath().normalize();
+                dir = file.toAbsolutePath().getParent().resolve(p).normalize(); // not the working directory
             } catch (InvalidPathException x) { // e.g. a NUL byte (found by fuzzing)
                 throw error(e.line(), e.key(), "'" + p + "' is not a valid path: " + x.getReason());
             }
@@ -248,14 +255,17 @@ public final class DescriptorParser {
                     throw error(e.line(), e.key(), "directory " + dir + " does not exist (create it, or start with"
                             + " --create-iodevices)");
                 }
-                try {
-                    Files.createDirectories(dir);
-                } catch (IOException | RuntimeException x) {
-                    throw error(e.line(), e.key(), "directory " + dir + " does not exist and cannot be created: "
-                            + x);
+                Path existing = dir.getParent();
+                while (existing != null && !Files.exists(existing)) {
+                    existing = existing.getParent();
                 }
-            }
-            if (!Files.isWritable(dir)) {
+                if (existing == null || !Files.isDirectory(existing) || !Files.isWritable(existing)) {
+                    throw error(e.line(), e.key(), "directory " + dir + " does not exist and cannot be created ("
+                            + (existing == null ? "no existing ancestor" : existing + " is not a writable directory")
+                            + ")");
+                }
+                toCreate.add(dir);
+            } else if (!Files.isWritable(dir)) {
                 throw error(e.line(), e.key(), "directory " + dir + " is not writable");
             }
             dirs.add(dir);

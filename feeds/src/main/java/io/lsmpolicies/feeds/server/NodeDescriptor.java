@@ -10,17 +10,23 @@ import java.util.List;
  *
  * @param file      the descriptor, for error messages
  * @param nodeId    the {@code <id>} of {@code [nc/<id>]}
- * @param iodevices the partitions' device directories, partition 0 first; each exists and is writable
+ * @param iodevices the partitions' device directories, partition 0 first (relative paths resolved against the
+ *                  descriptor's directory); each exists and is writable, or is in {@code iodevicesToCreate}
+ * @param iodevicesLine the line of the {@code iodevices} key, for error messages
+ * @param iodevicesToCreate the iodevices that do not exist yet and are created when the node starts (only with
+ *                  {@code --create-iodevices}); parsing creates nothing
  * @param storage   the {@code [nc]} storage settings
  * @param reopen    the {@code [nc]} {@code partition.reopen.*} keys: when a failed partition is retried
  * @param httpSettings the {@code [http]} section: where the HTTP API listens, its limits, token and TLS
  * @param datasets  the datasets, in file order
  * @param feeds     the feeds, in file order; each names one of the datasets
  */
-public record NodeDescriptor(Path file, String nodeId, List<Path> iodevices, StorageSettings storage,
-        ReopenPolicy reopen, HttpSettings httpSettings, List<DatasetSpec> datasets, List<FeedSpec> feeds) {
+public record NodeDescriptor(Path file, String nodeId, List<Path> iodevices, int iodevicesLine,
+        List<Path> iodevicesToCreate, StorageSettings storage, ReopenPolicy reopen, HttpSettings httpSettings,
+        List<DatasetSpec> datasets, List<FeedSpec> feeds) {
     public NodeDescriptor {
         iodevices = List.copyOf(iodevices);
+        iodevicesToCreate = List.copyOf(iodevicesToCreate);
         datasets = List.copyOf(datasets);
         feeds = List.copyOf(feeds);
     }

@@ -5,6 +5,7 @@ import io.lsmpolicies.feeds.Feed;
 import io.lsmpolicies.feeds.Partition;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreOptions;
+import io.lsmpolicies.lsm.io.DirectoryLock;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -83,8 +84,10 @@ public final class NodeServer implements Closeable {
 
     /** As {@link #start(NodeDescriptor)}, opening each store with {@code opener} (tests: fault injection). */
     static NodeServer start(NodeDescriptor descriptor, StoreOpener opener) throws IOException, ConfigException {
+        checkAddressesFree(descriptor); // before anything is created on disk
         NodeServer s = new NodeServer(descriptor, opener);
         try {
+            s.createIodevices();
             s.openStores();
             if (descriptor.reopen().automatic()) {
                 s.reopener = PartitionReopener.start(s.partitions, descriptor.reopen());
@@ -98,6 +101,47 @@ public final class NodeServer implements Closeable {
         LOG.log(System.Logger.Level.INFO, "node {0} up: HTTP on {1}, feeds {2}", descriptor.nodeId(),
                 s.httpAddress(), s.feedAddresses);
         return s;
+    }
+
+    /**
+     * Refuses a descriptor whose HTTP port or feed addresses another process listens on, before the node creates
+     * anything: each fixed address is bound and released (port 0, "any free port", is not checked).
+     *
+     * @throws ConfigException naming the line of the address and who holds it
+     */
+    static void checkAddressesFree(NodeDescriptor d) throws ConfigException {
+        checkFree(d, d.http(), d.httpLine(), "port");
+        for (FeedSpec f : d.feeds()) {
+            for (InetSocketAddress a : f.addresses()) {
+                checkFree(d, a, f.addressesLine(), "addresses");
+            }
+        }
+    }
+
+    private static void checkFree(NodeDescriptor d, InetSocketAddress a, int line, String key)
+            throws ConfigException {
+        if (a.getPort() == 0) {
+            return;
+        }
+        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+            probe.setReuseAddress(true);
+            probe.bind(a);
+        } catch (IOException e) {
+            throw new ConfigException(d.file(), line, key, "cannot listen on " + a + " (" + e.getMessage()
+                    + "): another process listens there, perhaps another server with this descriptor", e);
+        }
+    }
+
+    /** Creates the iodevice directories the descriptor allowed to create (after every check passed). */
+    private void createIodevices() throws ConfigException {
+        for (Path dir : descriptor.iodevicesToCreate()) {
+            try {
+                Files.createDirectories(dir);
+            } catch (IOException | RuntimeException e) {
+                throw new ConfigException(descriptor.file(), descriptor.iodevicesLine(), "iodevices", "directory "
+                        + dir + " cannot be created: " + e, e);
+            }
+        }
     }
 
     private void openStores() throws IOException, ConfigException {
@@ -123,6 +167,10 @@ public final class NodeServer implements Closeable {
                 try {
                     checkPartition(marker, i, n);
                     store = opener.open(dir, options(d, dir, n));
+                } catch (DirectoryLock.LockedException e) {
+                    throw new ConfigException(descriptor.file(), descriptor.iodevicesLine(), "iodevices", "dataset "
+                            + d.name() + ", partition " + i + ": " + dir + " is in use (its " + LsmStore.LOCK_FILE
+                            + " file is locked): another server, or a tool such as bin/lsm, has it open", e);
                 } catch (IllegalArgumentException e) { // a policy switch the partition's tree cannot take
                     throw new ConfigException(descriptor.file(), d.line(), "merge-policy", "dataset " + d.name()
                             + ", partition " + i + ": " + e.getMessage(), e);

@@ -46,12 +46,14 @@ class DescriptorParserTest {
 
     @Test
     void theSampleDescriptorParses() throws Exception {
-        String sample = Files.readString(Path.of("../conf/lsm-node.conf"), StandardCharsets.UTF_8)
-                .replace("data/", tmp.resolve("data") + "/");
-        NodeDescriptor d = DescriptorParser.parse(write(sample), true);
+        String sample = Files.readString(Path.of("../conf/lsm-node.conf"), StandardCharsets.UTF_8);
+        Path conf = Files.createDirectories(tmp.resolve("conf")).resolve("lsm-node.conf");
+        Files.writeString(conf, sample, StandardCharsets.UTF_8);
+        NodeDescriptor d = DescriptorParser.parse(conf, true);
         assertThat(d.nodeId()).isEqualTo("nc1");
+        // relative to the descriptor's directory, as in the repository: conf/../data
         assertThat(d.iodevices()).containsExactly(tmp.resolve("data/iodevice0"), tmp.resolve("data/iodevice1"));
-        assertThat(d.iodevices()).allMatch(Files::isDirectory);
+        assertThat(d.iodevicesToCreate()).isEqualTo(d.iodevices());
         assertThat(d.http().getPort()).isEqualTo(19002);
         assertThat(d.http().getAddress().isLoopbackAddress()).isTrue();
         assertThat(d.datasets()).singleElement().satisfies(ds -> {
@@ -243,7 +245,9 @@ class DescriptorParserTest {
         assertThat(e.line()).isEqualTo(2);
         assertThat(e.getMessage()).contains(missing + " does not exist").contains("--create-iodevices");
         assertThat(missing).doesNotExist();
-        assertThat(DescriptorParser.parse(conf, true).iodevices()).containsExactly(tmp.resolve("io0"), missing);
-        assertThat(missing).isDirectory();
+        NodeDescriptor d = DescriptorParser.parse(conf, true);
+        assertThat(d.iodevices()).containsExactly(tmp.resolve("io0"), missing);
+        assertThat(d.iodevicesToCreate()).containsExactly(missing);
+        assertThat(missing).as("parsing creates nothing; the node creates it when it starts").doesNotExist();
     }
 }

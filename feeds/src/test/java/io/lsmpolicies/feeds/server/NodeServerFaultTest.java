@@ -175,6 +175,9 @@ class NodeServerFaultTest {
             a.send(records(0, 1000));
             await("the first 1,000 records acknowledged", () -> a.lastAck.get() == 1000);
             s.dataset("a").store().flush(); // so that the next flush comes in the middle of the next records
+            // and no merge that flush started is still writing: the armed fault must hit the next flush's table,
+            // not a merge's output (a merge running past this point made the first write after arming fail)
+            s.dataset("a").store().awaitMerges();
             hook.armed.set(true);
             b.send(records(0, RECORDS));
             // The stream goes on until the server closes it: a failed background flush is reported by the next

@@ -159,6 +159,9 @@ class NodeServerTest {
             c.getOutputStream().write(ycsb(0, RECORDS));
         }
         awaitRecords(s, RECORDS);
+        for (io.lsmpolicies.lsm.LsmStore store : s.dataset("usertable").stores()) {
+            store.flush();
+        }
         Reply events = get(s, "/datasets/usertable/events?limit=" + 10_000);
         assertThat(events.status()).isEqualTo(200);
         assertThat(events.body().get("partitions")).hasSize(2);

@@ -26,7 +26,8 @@ public final class DirectoryLock implements Closeable {
      * Locks the directory of {@code lockFile} through that file (created if absent).
      *
      * @param whenHeld the message of the error when another process, or another opener in this one, holds the lock
-     * @throws IOException if the file cannot be opened, or with {@code whenHeld} if the lock is held
+     * @throws IOException if the file cannot be opened, or ({@link LockedException}) with {@code whenHeld} if the lock
+     *                     is held
      */
     public static DirectoryLock acquire(Path lockFile, String whenHeld) throws IOException {
         return lock(FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE), false, whenHeld);
@@ -66,9 +67,18 @@ public final class DirectoryLock implements Closeable {
         }
         if (lock == null) {
             channel.close();
-            throw new IOException(whenHeld);
+            throw new LockedException(whenHeld);
         }
         return new DirectoryLock(channel, lock);
+    }
+
+    /** The lock is held: by another process, or (Java locks are per process) by this one. */
+    public static final class LockedException extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        LockedException(String message) {
+            super(message);
+        }
     }
 
     /** Releases the lock and closes its file. */
