@@ -21,6 +21,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -161,10 +162,12 @@ public final class LsmSim implements Callable<Integer> {
         if (selected.isEmpty()) {
             throw new IllegalArgumentException("no policy selected: give --policy NAME (see --list) or --all");
         }
-        List<MergePolicy> runs = PolicySelection.resolve(selected, params);
         if (readCost < 0) {
             throw new IllegalArgumentException("--read-cost must be >= 0 bytes, was " + readCost);
         }
+        // A policy that weighs reads (adaptive) prices a probe as the simulator does, unless told otherwise.
+        List<MergePolicy> runs = PolicySelection.resolve(selected, params,
+                Map.of("read-cost", Long.toString(readCost)));
         if (optimalDepth != null && optimalDepth < 1) {
             throw new IllegalArgumentException("--optimal-depth must be >= 1 SSTables, was " + optimalDepth);
         }

@@ -16,13 +16,22 @@ import java.util.Set;
 /**
  * Turns the command line's {@code --policy} and {@code --param} values into policies. A value of
  * {@code --param} is {@code name=value} (given to every selected policy that declares {@code name}) or
- * {@code policy.name=value} (to that policy only); parameters inside {@code --policy name:p=v} win over both.
+ * {@code policy.name=value} (to that policy only); parameters inside {@code --policy name:p=v} win over both. A policy
+ * that declares {@code read-cost} (e.g. {@code adaptive}) gets {@code --read-cost} unless one of these sets it.
  */
 final class PolicySelection {
     private PolicySelection() {
     }
 
     static List<MergePolicy> resolve(List<String> policies, List<String> params) {
+        return resolve(policies, params, Map.of());
+    }
+
+    /**
+     * As {@link #resolve(List, List)}, with {@code fallbacks} (name to value) given to every selected policy that
+     * declares the name, below everything else: how {@code --read-cost} reaches a policy's {@code read-cost}.
+     */
+    static List<MergePolicy> resolve(List<String> policies, List<String> params, Map<String, String> fallbacks) {
         List<PolicySpec> specs = new ArrayList<>();
         for (String text : policies) {
             specs.add(PolicySpec.parse(text));
@@ -54,6 +63,11 @@ final class PolicySelection {
             for (ParameterSpec p : MergePolicies.factory(spec.name()).parameters()) {
                 declared.add(p.name());
             }
+            fallbacks.forEach((k, v) -> {
+                if (declared.contains(k)) {
+                    extra.put(k, v);
+                }
+            });
             everyone.forEach((k, v) -> {
                 if (declared.contains(k)) {
                     extra.put(k, v);

@@ -284,6 +284,21 @@ class LsmSimTest {
     }
 
     @Test
+    void adaptivePricesAProbeAtTheSimulatorsReadCostUnlessToldOtherwise() throws Exception {
+        Run r = run("--policy", "adaptive", "--policy", "binomial:k=3", "--read-cost", "512", "--flushes", "20",
+                "--reads", "constant:5", "--format", "json");
+        assertThat(r.status()).as(r.err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(r.out());
+        assertThat(json.get(0).get("parameters").get("read-cost").asLong()).isEqualTo(512);
+        assertThat(json.get(1).get("parameters").has("read-cost")).isFalse();
+        Run given = run("--policy", "adaptive", "--param", "read-cost=64", "--read-cost", "512", "--flushes", "20",
+                "--format", "json");
+        assertThat(given.status()).as(given.err()).isZero();
+        assertThat(new ObjectMapper().readTree(given.out()).get("parameters").get("read-cost").asLong())
+                .isEqualTo(64);
+    }
+
+    @Test
     void allSelectsEveryRegisteredStackPolicy() throws Exception {
         Run r = run("--all", "--param", "k=3", "--flushes", "100", "--format", "json");
         assertThat(r.status()).as(r.err()).isZero();
