@@ -22,10 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code bin/device-class} itself: the command runs inside the class (its directory on the loop file system, its
  * process in the class's cgroups), everything it made is gone afterwards (after success, failure and SIGTERM), it
- * refuses without root, and an {@code hdd} run of a random-read workload over more data than the memory cap is
- * slower than an {@code ssd} run. Runs where the machine allows it (root, loop devices, the blkio/io and memory
- * controllers: the script's own {@code --check}); elsewhere the tests are skipped with the script's reason, except
- * the refusal, which then runs directly as the unprivileged user.
+ * refuses without root and without the controllers, and an {@code hdd} run of a random-read workload over more data
+ * than the memory cap is slower than an {@code ssd} run. Runs where the machine allows it (root, loop devices, the
+ * blkio/io and memory controllers: the script's own {@code --check}); elsewhere the tests are skipped with the
+ * script's reason, except the refusal without root, which then runs directly as the unprivileged user.
  */
 class DeviceClassTest {
     private static final Path SCRIPT = Path.of("..", "bin", "device-class").toAbsolutePath().normalize();
@@ -164,6 +164,28 @@ class DeviceClassTest {
 
         assertThat(r.status).isEqualTo(REFUSED);
         assertThat(r.stderr).contains("cannot run the hdd class on this machine; missing:").contains("root");
+    }
+
+    /**
+     * Without the controllers: in a private mount namespace with every cgroup file system unmounted (the host's
+     * mounts are untouched), the script refuses with status 125, names the missing controllers and makes nothing.
+     */
+    @Test
+    void refusesWithoutTheControllersNamingThem() throws Exception {
+        assumeMachine();
+        Assumptions.assumeTrue(Files.isExecutable(Path.of("/usr/bin/unshare")), "unshare is absent");
+        String unmountCgroups = "awk '$3 ~ /^cgroup/ {print $2}' /proc/mounts | sort -r | while read -r m; do "
+                + "umount \"$m\" || exit 1; done && exec \"$@\"";
+        List<String> command = new ArrayList<>(List.of("/usr/bin/unshare", "-m", "--propagation", "private", "sh",
+                "-c", unmountCgroups, "sh"));
+        command.addAll(deviceClass("hdd", "256M", "true"));
+
+        Run r = run(command, null);
+
+        assertThat(r.status).as(r.stderr).isEqualTo(REFUSED);
+        assertThat(r.stderr).contains("cannot run the hdd class on this machine; missing:")
+                .contains("blkio controller").contains("memory controller");
+        assertCleanedUp("hdd", r.pid);
     }
 
     /**
