@@ -121,6 +121,22 @@ class DeviceClassTest {
         assertCleanedUp("ssd", r.pid);
     }
 
+    /** The calibration comes first, measured beside the targets, also on the smallest file system accepted. */
+    @Test
+    void theCalibrationIsPrintedBesideTheTargetsFirst() throws Exception {
+        assumeMachine();
+        List<String> command = deviceClass("hdd", "256M", "true");
+        command.remove("--no-calibration");
+
+        Run r = run(command, null);
+
+        assertThat(r.status).as(r.stderr).isZero();
+        assertThat(r.stderr).containsPattern("sequential write \\+ fsync +\\d+ MB/s  \\(target 160 MB/s\\)")
+                .containsPattern("sequential read \\(O_DIRECT\\) +\\d+ MB/s  \\(target 160 MB/s\\)")
+                .containsPattern("random 4 KiB read \\(O_DIRECT\\) +\\d+ IOPS  \\(target 200 IOPS\\)");
+        assertCleanedUp("hdd", r.pid);
+    }
+
     @Test
     void failingCommandGivesItsStatusAndIsCleanedUp() throws Exception {
         assumeMachine();
