@@ -120,7 +120,7 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
         }
         double[] rent = new double[n];
         for (int i = 0; i < n; i++) {
-            rent[i] = (double) readCost * ledger.readsSince(stack.get(i).first().id());
+            rent[i] = (double) readCost * ledger.readsSince(i);
         }
         // One step ahead: each extra SSTable will also pay the next step's probes, taken at the latest rate.
         double nextStep = (double) readCost * ledger.lastReads();
@@ -134,7 +134,10 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
         int bestA = -1;
         int bestB = -1;
         double bestSurplus = 0;
-        for (int a = 0; a < n - 1; a++) {
+        // Without rent (nothing read yet, or a zero read cost) no run qualifies: skip the O(n^2) scan, which would
+        // otherwise run at every flush of a read-free workload with up to max-k SSTables.
+        boolean anyRent = nextStep > 0 || rents[n] > 0;
+        for (int a = 0; anyRent && a < n - 1; a++) {
             for (int b = a + 1; b < n; b++) {
                 double price = bytes[b + 1] - bytes[a];
                 double paid = rents[b] - rents[a] + (b - a) * nextStep;

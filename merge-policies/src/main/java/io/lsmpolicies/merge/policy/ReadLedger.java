@@ -12,14 +12,17 @@ import java.util.List;
  * when it appeared, so that the reads each SSTable has met since it appeared are known. It holds one entry per
  * SSTable present (never more than the stack), whatever the number of flushes.
  *
+ * <p>Entries are kept in stack order (newest first), so that an unchanged stack is recognised, and a changed one
+ * (a flush pushed, a run replaced by its merge output) brought up to date, in one pass.
+ *
  * <p>Encoding (version 1): the byte {@code 1}; {@code reads}, {@code lastReads} and {@code freshFlush} as big-endian
- * 64-bit integers;
- * the entry count as a 32-bit integer; then each entry's SSTable id and read mark as 64-bit integers, ids ascending.
+ * 64-bit integers; the entry count as a 32-bit integer; then each entry's SSTable id and read mark as 64-bit
+ * integers, newest first.
  *
  * @param reads      reads reported since the store's first flush, {@code >= 0}
  * @param lastReads  the reads reported with the latest flush (those since the flush before it), {@code >= 0}
  * @param freshFlush the id of the SSTable the latest flush installed, or {@code -1} before the first flush
- * @param ids        SSTable ids, strictly ascending
+ * @param ids        SSTable ids in stack order, newest first, pairwise distinct
  * @param marks      {@code marks[i]}: the value of {@code reads} when SSTable {@code ids[i]} appeared, in
  *                   [0, {@code reads}]
  */
@@ -41,10 +44,6 @@ public record ReadLedger(long reads, long lastReads, long freshFlush, long[] ids
             throw new IllegalArgumentException(ids.length + " SSTable ids but " + marks.length + " read marks");
         }
         for (int i = 0; i < ids.length; i++) {
-            if (i > 0 && ids[i] <= ids[i - 1]) {
-                throw new IllegalArgumentException("SSTable ids must be strictly ascending, " + ids[i] + " follows "
-                        + ids[i - 1]);
-            }
             if (marks[i] < 0 || marks[i] > reads) {
                 throw new IllegalArgumentException("SSTable " + ids[i] + ": read mark " + marks[i] + " outside [0, "
                         + reads + "]");
@@ -62,10 +61,12 @@ public record ReadLedger(long reads, long lastReads, long freshFlush, long[] ids
         return marks.clone();
     }
 
-    /** Reads the SSTable with {@code id} has met since it appeared; 0 for one not in the ledger. */
-    long readsSince(long id) {
-        int i = Arrays.binarySearch(ids, id);
-        return i < 0 ? 0 : reads - marks[i];
+    /**
+     * Reads the SSTable at stack position {@code position} (newest first) has met since it appeared. REQUIRES: this
+     * ledger is {@link #reconcile reconciled} with the stack.
+     */
+    long readsSince(int position) {
+        return reads - marks[position];
     }
 
     /** This ledger after {@code more} reads. */
@@ -79,32 +80,50 @@ public record ReadLedger(long reads, long lastReads, long freshFlush, long[] ids
     }
 
     /**
-     * The ledger of exactly the SSTables of {@code stack}: entries of SSTables gone are dropped, SSTables not yet in
-     * it (a flush, a merge output) appear now, with the current read count as their mark. Returns {@code this} if
-     * nothing changed. O(s log s) for s SSTables.
+     * The ledger of exactly the SSTables of {@code stack}, in its order: entries of SSTables gone are dropped, SSTables
+     * not yet in it (a flush, a merge output) appear now, with the current read count as their mark. Returns
+     * {@code this} if nothing changed. O(s) for s SSTables when, as in a stack, the SSTables that stay keep their
+     * order and few are new.
      */
     ReadLedger reconcile(List<SortedRun> stack) {
-        long[] present = new long[stack.size()];
-        int n = 0;
-        for (SortedRun run : stack) {
-            for (SSTableInfo t : run.tables()) {
-                if (n == present.length) {
-                    present = Arrays.copyOf(present, n * 2 + 1);
+        int n = stack.size();
+        if (n == ids.length) {
+            int i = 0;
+            for (SortedRun run : stack) {
+                if (run.first().id() != ids[i]) {
+                    break;
                 }
-                present[n++] = t.id();
+                i++;
+            }
+            if (i == n) {
+                return this;
             }
         }
-        present = Arrays.copyOf(present, n);
-        Arrays.sort(present);
-        if (Arrays.equals(present, ids)) {
-            return this;
-        }
+        long[] newIds = new long[n];
         long[] newMarks = new long[n];
-        for (int i = 0; i < n; i++) {
-            int at = Arrays.binarySearch(ids, present[i]);
-            newMarks[i] = at < 0 ? reads : marks[at];
+        int j = 0; // the next entry not yet matched; entries before it are matched or gone
+        int i = 0;
+        for (SortedRun run : stack) {
+            for (SSTableInfo t : run.tables()) {
+                if (i == newIds.length) {
+                    newIds = Arrays.copyOf(newIds, i * 2 + 1);
+                    newMarks = Arrays.copyOf(newMarks, i * 2 + 1);
+                }
+                int k = j;
+                while (k < ids.length && ids[k] != t.id()) {
+                    k++;
+                }
+                newIds[i] = t.id();
+                if (k < ids.length) {
+                    newMarks[i] = marks[k];
+                    j = k + 1;
+                } else {
+                    newMarks[i] = reads;
+                }
+                i++;
+            }
         }
-        return new ReadLedger(reads, lastReads, freshFlush, present, newMarks);
+        return new ReadLedger(reads, lastReads, freshFlush, Arrays.copyOf(newIds, i), Arrays.copyOf(newMarks, i));
     }
 
     @Override
@@ -141,6 +160,10 @@ public record ReadLedger(long reads, long lastReads, long freshFlush, long[] ids
         for (int i = 0; i < count; i++) {
             ids[i] = in.getLong();
             marks[i] = in.getLong();
+        }
+        if (java.util.stream.LongStream.of(ids).distinct().count() != count) {
+            throw new IllegalArgumentException("policy '" + policy + "': read-ledger state names an SSTable twice: "
+                    + Arrays.toString(ids));
         }
         try {
             return new ReadLedger(reads, last, fresh, ids, marks);

@@ -168,8 +168,9 @@ class AdaptivePolicyTest {
         assertThatThrownBy(() -> p.decodeState(java.util.Arrays.copyOf(bytes, bytes.length - 1)))
                 .hasMessageContaining("adaptive").hasMessageContaining("cannot hold 2 entries");
         assertThatThrownBy(() -> p.decodeState(new byte[3])).hasMessageContaining("adaptive");
-        assertThatThrownBy(() -> new ReadLedger(50, 20, 9, new long[] {9, 3}, new long[] {0, 0}))
-                .hasMessageContaining("ascending");
+        byte[] twice = new ReadLedger(50, 20, 9, new long[] {3, 3}, new long[] {0, 0}).encode();
+        assertThatThrownBy(() -> p.decodeState(twice)).hasMessageContaining("adaptive")
+                .hasMessageContaining("names an SSTable twice");
         assertThatThrownBy(() -> new ReadLedger(50, 20, 9, new long[] {3}, new long[] {51}))
                 .hasMessageContaining("outside [0, 50]");
     }
