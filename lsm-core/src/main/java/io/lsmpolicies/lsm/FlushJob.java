@@ -105,7 +105,8 @@ final class FlushJob {
                 nextWal = nextWal(rv, rest);
                 ComponentSet current = ctx.manifest().current();
                 ComponentSet after = ComponentPreview.apply(current, out, List.of());
-                PolicyState state = ctx.policy().onFlush(scheduler.state(), scheduler.view(after));
+                PolicyState state = ctx.policy().onFlush(scheduler.state(), scheduler.view(after),
+                        ctx.stats().takeReadsSinceFlush());
                 ManifestEdit.Builder b = ManifestEdit.builder();
                 out.forEach(b::addTable);
                 b.lastSequence(Math.max(current.lastSequence(), m.table().maxSequence()))
@@ -209,8 +210,8 @@ final class FlushJob {
             TableRecord flushRecord = new TableRecord(ctx.manifest().newFileNumber(), 0, estimate, mem.size(),
                     mem.tombstones(), mem.first().key(), mem.last().key(), mem.minSequence(), mem.maxSequence(),
                     flushIndex, flushIndex, m.createdMillis(), oldestTombstone(m), dataBytes[0]);
-            plan = FlushPlanner.plan(ctx.policy(), scheduler.state(), ctx.manifest().current(), flushRecord,
-                    scheduler::view, ctx.manifest()::newFileNumber);
+            plan = FlushPlanner.plan(ctx.policy(), scheduler.state(), ctx.stats().takeReadsSinceFlush(),
+                    ctx.manifest().current(), flushRecord, scheduler::view, ctx.manifest()::newFileNumber);
             plan.tables().forEach(p -> planned.addAll(p.realInputs()));
             scheduler.markCompacting(planned, true);
             ctx.stats().memTableFolded(estimate);

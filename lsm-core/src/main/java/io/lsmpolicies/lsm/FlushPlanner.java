@@ -62,16 +62,17 @@ final class FlushPlanner {
     /**
      * Plans the flush of {@code flush} (a level-0 record for the MemTable, sizes estimated) onto {@code current}.
      *
+     * @param reads          the point reads and scans since the previous flush (what the policy is told)
      * @param view           the policy's view of a set (compacting tables, last access)
      * @param newFileNumber  numbers for the planned merge outputs
      * @throws UnsupportedOperationException if the policy asks for anything but real merges into one level-0 table
      * @throws IllegalStateException         if it asks for more than {@link #MAX_JOBS} merges
      */
-    static Plan plan(MergePolicy policy, PolicyState before, ComponentSet current, TableRecord flush,
+    static Plan plan(MergePolicy policy, PolicyState before, long reads, ComponentSet current, TableRecord flush,
             Function<ComponentSet, TreeView> view, LongSupplier newFileNumber) {
         long flushId = flush.fileNumber();
         ComponentSet set = ComponentPreview.apply(current, List.of(flush), List.of());
-        PolicyState state = policy.onFlush(before, view.apply(set));
+        PolicyState state = policy.onFlush(before, view.apply(set), reads);
         Map<Long, List<Long>> origins = new HashMap<>();
         Map<Long, List<String>> reasons = new HashMap<>();
         origins.put(flushId, List.of(flushId));

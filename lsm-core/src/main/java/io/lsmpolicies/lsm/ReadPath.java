@@ -51,6 +51,7 @@ final class ReadPath {
     /** As {@link #get}: -1 reads the newest acknowledged write, its number taken after the view. */
     StoreIterator scan(byte[] from, byte[] to, long snapshot) throws IOException {
         ReadView rv = ctx.tables().acquire(ctx.run());
+        ctx.stats().scan();
         return new StoreIterator(rv, from, to, snapshot >= 0 ? snapshot : visible.getAsLong());
     }
 

@@ -61,10 +61,11 @@ public record StoreMetrics(Writes writes, Flushes flushes, Merges merges, Reads 
 
     /**
      * @param gets               point reads
+     * @param scans              scans (iterators opened)
      * @param tablesProbedPerGet SSTables whose pages a get actually read (key range and Bloom filter passed),
      *                           averaged over gets
      */
-    public record Reads(long gets, double tablesProbedPerGet) {
+    public record Reads(long gets, long scans, double tablesProbedPerGet) {
     }
 
     /**

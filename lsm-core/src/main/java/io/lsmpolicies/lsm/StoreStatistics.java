@@ -25,6 +25,9 @@ final class StoreStatistics {
     private final LongAdder puts = new LongAdder();
     private final LongAdder deletes = new LongAdder();
     private final LongAdder gets = new LongAdder();
+    private final LongAdder scans = new LongAdder();
+    /** Point reads and scans since the last flush was installed: what the policy is told at the next one. */
+    private final AtomicLong readsSinceFlush = new AtomicLong();
     private final LongAdder tablesProbed = new LongAdder();
     private final AtomicLong flushedBytes = new AtomicLong();
     private final AtomicLong diskBytes = new AtomicLong();
@@ -65,6 +68,23 @@ final class StoreStatistics {
 
     void get() {
         gets.increment();
+        readsSinceFlush.incrementAndGet();
+    }
+
+    /** A scan (an iterator) was opened. */
+    void scan() {
+        scans.increment();
+        readsSinceFlush.incrementAndGet();
+    }
+
+    /**
+     * The point reads and scans since the previous call (each counted once), for the policy at a flush's install
+     * ({@link io.lsmpolicies.merge.spi.MergePolicy#onFlush(io.lsmpolicies.merge.spi.PolicyState,
+     * io.lsmpolicies.merge.spi.TreeView, long)}). REQUIRES: the mutex.
+     */
+    long takeReadsSinceFlush() {
+        assert mutex.held();
+        return readsSinceFlush.getAndSet(0);
     }
 
     /** A get read a table's pages (its key range and Bloom filter let the key through). */
@@ -185,7 +205,7 @@ final class StoreStatistics {
                 new StoreMetrics.Flushes(flushes, flushed, mergeLagNanos, StoreMetrics.Summary.of(flushMicros)),
                 new StoreMetrics.Merges(merges, mergeInputBytes, mergeOutputBytes, virtualMerges,
                         StoreMetrics.Summary.of(mergeMicros), StoreMetrics.Summary.of(mergeBytes)),
-                new StoreMetrics.Reads(g, g == 0 ? 0.0 : (double) tablesProbed.sum() / g),
+                new StoreMetrics.Reads(g, scans.sum(), g == 0 ? 0.0 : (double) tablesProbed.sum() / g),
                 new StoreMetrics.Amplification(flushed == 0 ? 1.0 : (double) tableBytes / flushed,
                         user == 0 ? 0.0 : (double) deviceBytes / user,
                         flushes == 0 ? 0.0 : (double) componentSum / flushes,

@@ -25,7 +25,7 @@ class FlushPlannerTest {
 
     private static FlushPlanner.Plan plan(MergePolicy policy, PolicyState state, ComponentSet set, long flushId) {
         AtomicLong numbers = new AtomicLong(1000);
-        return FlushPlanner.plan(policy, state, set, table(flushId, 0, "a", "z"), s -> PolicyViews.of(s, Set.of()),
+        return FlushPlanner.plan(policy, state, 0, set, table(flushId, 0, "a", "z"), s -> PolicyViews.of(s, Set.of()),
                 numbers::incrementAndGet);
     }
 
@@ -89,7 +89,7 @@ class FlushPlannerTest {
         List<List<Long>> out = new ArrayList<>();
         for (int f = 1; f <= flushes; f++) {
             TableRecord flush = flushOf(numbers.incrementAndGet(), f);
-            FlushPlanner.Plan p = FlushPlanner.plan(policy, state, set, flush, s -> PolicyViews.of(s, Set.of()),
+            FlushPlanner.Plan p = FlushPlanner.plan(policy, state, 0, set, flush, s -> PolicyViews.of(s, Set.of()),
                     numbers::incrementAndGet);
             assertThat(p.tables().stream().filter(FlushPlanner.PlannedTable::withMemTable)).hasSize(1);
             assertThat(p.tables().get(p.tables().size() - 1).withMemTable()).as("the MemTable's table is last")
