@@ -1,14 +1,7 @@
 package io.lsmpolicies.asterix;
 
-import io.lsmpolicies.merge.hyracks.BigtableMergePolicyFactory;
-import io.lsmpolicies.merge.hyracks.BinomialMergePolicyFactory;
-import io.lsmpolicies.merge.hyracks.ConstantMergePolicyFactory;
-import io.lsmpolicies.merge.hyracks.ExploringMergePolicyFactory;
-import io.lsmpolicies.merge.hyracks.MinLatencyMergePolicyFactory;
-import io.lsmpolicies.merge.hyracks.PrefixMergePolicyFactory;
+import io.lsmpolicies.merge.hyracks.HyracksFactories;
 import io.lsmpolicies.merge.hyracks.StackMergePolicyFactory;
-import io.lsmpolicies.merge.hyracks.TieredMergePolicyFactory;
-import java.lang.reflect.InvocationTargetException;
 import java.util.List;
 
 /**
@@ -20,13 +13,10 @@ import java.util.List;
 public final class LsmPolicyFactories {
 
     /**
-     * Every factory, in a fixed order. Adding one here registers it everywhere; removing one makes the indexes
-     * that were created with it unreadable (their local resources name its type id).
+     * Every factory: merge-policies' {@link HyracksFactories#ALL}, the one list of our Hyracks factories. Removing
+     * one makes the indexes that were created with it unreadable (their local resources name its type id).
      */
-    public static final List<Class<? extends StackMergePolicyFactory>> ALL = List.of(
-            BinomialMergePolicyFactory.class, MinLatencyMergePolicyFactory.class, BigtableMergePolicyFactory.class,
-            ExploringMergePolicyFactory.class, TieredMergePolicyFactory.class, ConstantMergePolicyFactory.class,
-            PrefixMergePolicyFactory.class);
+    public static final List<Class<? extends StackMergePolicyFactory>> ALL = HyracksFactories.ALL;
 
     /**
      * Prefix of the type ids in the resource registry. Two of our simple class names
@@ -48,12 +38,7 @@ public final class LsmPolicyFactories {
 
     /** A new instance of {@code factory} (our factories have no fields and a public no-argument constructor). */
     public static StackMergePolicyFactory instantiate(Class<? extends StackMergePolicyFactory> factory) {
-        try {
-            return factory.getConstructor().newInstance();
-        } catch (NoSuchMethodException | InstantiationException | IllegalAccessException
-                | InvocationTargetException e) {
-            throw new IllegalStateException("cannot create merge-policy factory " + factory.getName(), e);
-        }
+        return HyracksFactories.instantiate(factory);
     }
 
     /** The name AsterixDB files {@code factory} under, its {@code getName()}, e.g. {@code lsmpolicies-binomial}. */

@@ -53,7 +53,7 @@ public class PolicyDecisionBenchmark {
     static final int CAPTURED = 1024;
 
     /** Registered policy name. */
-    @Param({"constant", "prefix", "bigtable", "exploring", "minlatency", "binomial", "tiered", "no-merge"})
+    @Param({"constant", "prefix", "bigtable", "exploring", "minlatency", "binomial", "tiered", "no-merge", "adaptive"})
     public String policy;
 
     /** Flushes run before the captured ones: a young tree or a tree after a million flushes. */

@@ -36,7 +36,7 @@ public class SimulatorThroughputBenchmark {
     static final long FLUSHES = 1_000_000L;
 
     /** Registered policy name. */
-    @Param({"constant", "prefix", "bigtable", "exploring", "minlatency", "binomial", "tiered", "no-merge"})
+    @Param({"constant", "prefix", "bigtable", "exploring", "minlatency", "binomial", "tiered", "no-merge", "adaptive"})
     public String policy;
 
     /** One simulated run of a million flushes. */

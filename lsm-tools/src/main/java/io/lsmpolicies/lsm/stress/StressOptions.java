@@ -17,7 +17,11 @@ public record StressOptions(StoreOptions options, String description) {
     /** Keys of every stress run. */
     public static final int KEYS = 2000;
 
-    private static final List<String> POLICIES = List.of("binomial:k=%d", "minlatency:k=%d", "tiered:size-ratio=%d",
+    /**
+     * The policies a run draws from, {@code %d} standing for its k (StressOptionsTest checks that every one, at
+     * every k, is a registered policy with valid parameters).
+     */
+    static final List<String> POLICIES = List.of("binomial:k=%d", "minlatency:k=%d", "tiered:size-ratio=%d",
             "leveled:l0-trigger=2,size-ratio=4,base-level-bytes=32768,target-file-bytes=8192",
             "delayed:vct=%d,vsmt=3,l0-trigger=2,size-ratio=4,base-level-bytes=32768,target-file-bytes=8192",
             "universal:l0-trigger=3");
@@ -25,9 +29,7 @@ public record StressOptions(StoreOptions options, String description) {
     public static StressOptions of(long seed) {
         SplittableRandom r = new SplittableRandom(seed);
         String template = POLICIES.get(r.nextInt(POLICIES.size()));
-        int k = 2 + r.nextInt(5);
-        String policy = template.contains("%d") ? String.format(template, template.startsWith("delayed")
-                ? 4 + 2 * k : k) : template;
+        String policy = policy(template, 2 + r.nextInt(5));
         long memtable = 8192L << r.nextInt(4);
         SyncMode wal = r.nextBoolean() ? SyncMode.SYNC : SyncMode.ASYNC;
         int page = 1024 << r.nextInt(3);
@@ -37,5 +39,11 @@ public record StressOptions(StoreOptions options, String description) {
                 .blockCacheBytes(64 * 1024).build();
         return new StressOptions(options, policy + ", memtable " + memtable + ", wal " + wal + ", page " + page
                 + ", merge threads " + mergeThreads);
+    }
+
+    /** The policy of {@code template} with k = {@code k} (2 to 6; delayed's virtual-table count is 4 + 2k). */
+    static String policy(String template, int k) {
+        return template.contains("%d") ? String.format(template, template.startsWith("delayed") ? 4 + 2 * k : k)
+                : template;
     }
 }

@@ -40,9 +40,7 @@ class HyracksAdapterTest {
     static final int MERGE_ALL_AFTER = 220;
     static final long SEED = 20_210_406;
 
-    private static final TestResourceRegistry REGISTRY = new TestResourceRegistry(BinomialMergePolicyFactory.class,
-            MinLatencyMergePolicyFactory.class, BigtableMergePolicyFactory.class, ExploringMergePolicyFactory.class,
-            TieredMergePolicyFactory.class, ConstantMergePolicyFactory.class, PrefixMergePolicyFactory.class);
+    private static final TestResourceRegistry REGISTRY = TestResourceRegistry.ofOurFactories();
 
     @TempDir
     Path dir;

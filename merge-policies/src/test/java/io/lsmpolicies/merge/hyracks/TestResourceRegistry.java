@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hyracks.api.exceptions.HyracksDataException;
 import org.apache.hyracks.api.io.IJsonSerializable;
@@ -21,8 +22,17 @@ final class TestResourceRegistry implements IPersistedResourceRegistry {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Map<String, Class<? extends IJsonSerializable>> byId = new LinkedHashMap<>();
 
+    /** A registry of our factories ({@link HyracksFactories#ALL}), as the AsterixDB extension registers them. */
+    static TestResourceRegistry ofOurFactories() {
+        return new TestResourceRegistry(HyracksFactories.ALL);
+    }
+
     @SafeVarargs
     TestResourceRegistry(Class<? extends IJsonSerializable>... classes) {
+        this(List.of(classes));
+    }
+
+    TestResourceRegistry(List<? extends Class<? extends IJsonSerializable>> classes) {
         for (Class<? extends IJsonSerializable> c : classes) {
             try {
                 c.getMethod("fromJson", IPersistedResourceRegistry.class, JsonNode.class);

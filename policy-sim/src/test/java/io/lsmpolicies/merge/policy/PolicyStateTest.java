@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lsmpolicies.merge.MergePolicies;
+import io.lsmpolicies.merge.RegisteredStackPolicies;
 import io.lsmpolicies.merge.sim.FlushSizeSources;
 import io.lsmpolicies.merge.sim.FlushSizes;
 import io.lsmpolicies.merge.sim.Simulator;
@@ -17,9 +18,10 @@ import io.lsmpolicies.merge.spi.SortedRun;
 import io.lsmpolicies.merge.spi.TreeView;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Policy state is small, versioned, and a restart from its encoding continues the same schedule. */
 class PolicyStateTest {
@@ -86,9 +88,19 @@ class PolicyStateTest {
         return after;
     }
 
+    /**
+     * Every registered stack policy: with k = 3 or size ratio 3 where it takes one; prefix's size bound is in
+     * flush-size units.
+     */
+    static Stream<String> restartedPolicies() {
+        return RegisteredStackPolicies.names().stream().map(name -> name.equals("prefix")
+                ? "prefix:max-mergable-component-size=5000,max-tolerance-component-count=4"
+                : RegisteredStackPolicies.takes(name, "k") ? name + ":k=3"
+                : RegisteredStackPolicies.takes(name, "size-ratio") ? name + ":size-ratio=3" : name);
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"binomial:k=3", "minlatency:k=3", "exploring:k=3", "bigtable:k=3", "constant:k=3",
-            "tiered:size-ratio=3", "prefix:max-mergable-component-size=5000,max-tolerance-component-count=4"})
+    @MethodSource("restartedPolicies")
     void aRestartFromTheEncodedStateContinuesTheSameSchedule(String spec) {
         int n = 3000;
         List<List<Long>> continuous = new ArrayList<>();

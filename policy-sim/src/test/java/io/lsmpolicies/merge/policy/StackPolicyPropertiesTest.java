@@ -3,6 +3,7 @@ package io.lsmpolicies.merge.policy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lsmpolicies.merge.MergePolicies;
+import io.lsmpolicies.merge.RegisteredStackPolicies;
 import io.lsmpolicies.merge.sim.FlushSizeSources;
 import io.lsmpolicies.merge.sim.SimulationStep;
 import io.lsmpolicies.merge.sim.Simulator;
@@ -12,28 +13,40 @@ import io.lsmpolicies.merge.spi.SSTableInfo;
 import io.lsmpolicies.merge.spi.SortedRun;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Properties every stack policy must keep, on random flush sizes, checked after every flush. */
+/**
+ * Properties every stack policy must keep, on random flush sizes, checked after every flush. The policies are the
+ * registered stack policies: one that takes {@code k} runs at several k and keeps at most k SSTables, one that
+ * takes {@code size-ratio} runs at several ratios, any other with its defaults or the parameters below.
+ */
 class StackPolicyPropertiesTest {
+    /** Parameters a policy's defaults would not exercise here: prefix's size bound is in flush-size units. */
+    private static final Map<String, String> SPECS = Map.of(
+            "prefix", "prefix:max-mergable-component-size=20000,max-tolerance-component-count=5");
 
     static Stream<Arguments> runs() {
         List<Arguments> out = new ArrayList<>();
         for (String sizes : List.of("uniform:1:1000", "normal:100:80", "constant:1")) {
-            for (int k : new int[] {1, 2, 3, 5, 10}) {
-                for (String name : List.of("constant", "bigtable", "exploring", "minlatency", "binomial")) {
-                    out.add(Arguments.of(name + ":k=" + k, sizes, k));
+            for (String name : RegisteredStackPolicies.names()) {
+                if (SPECS.containsKey(name)) {
+                    out.add(Arguments.of(SPECS.get(name), sizes, Integer.MAX_VALUE));
+                } else if (RegisteredStackPolicies.takes(name, "k")) {
+                    for (int k : new int[] {1, 2, 3, 5, 10}) {
+                        out.add(Arguments.of(name + ":k=" + k, sizes, k));
+                    }
+                } else if (RegisteredStackPolicies.takes(name, "size-ratio")) {
+                    for (int b : new int[] {2, 3, 4, 10}) {
+                        out.add(Arguments.of(name + ":size-ratio=" + b, sizes, Integer.MAX_VALUE));
+                    }
+                } else {
+                    out.add(Arguments.of(name, sizes, Integer.MAX_VALUE));
                 }
             }
-            for (int b : new int[] {2, 3, 4, 10}) {
-                out.add(Arguments.of("tiered:size-ratio=" + b, sizes, Integer.MAX_VALUE));
-            }
-            out.add(Arguments.of("prefix:max-mergable-component-size=20000,max-tolerance-component-count=5", sizes,
-                    Integer.MAX_VALUE));
-            out.add(Arguments.of("no-merge", sizes, Integer.MAX_VALUE));
         }
         return out.stream();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lsmpolicies.merge.MergePolicies;
+import io.lsmpolicies.merge.RegisteredStackPolicies;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.PolicyLayout;
 import java.util.Map;
@@ -119,7 +120,7 @@ class OfflineOptimumTest {
         // Unit flushes, K = 2: every depth-bounded policy keeps the bound, so none may write less than the optimum.
         long[] l = constant(500, 1);
         long optimum = OfflineOptimum.minMergeCostWithDepth(l, 2, LIMIT).cost();
-        for (String name : new String[] {"binomial", "minlatency", "bigtable", "constant", "exploring"}) {
+        for (String name : RegisteredStackPolicies.taking("k")) { // every depth-bounded policy
             SimulationResult r = new Simulator(MergePolicies.create(name, Map.of("k", 2)), FlushSizeSources.of(l, "1"),
                     0).run(l.length);
             assertThat(r.maxComponentCount()).isLessThanOrEqualTo(2);

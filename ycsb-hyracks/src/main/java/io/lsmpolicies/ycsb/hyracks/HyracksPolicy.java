@@ -3,13 +3,8 @@ package io.lsmpolicies.ycsb.hyracks;
 import io.lsmpolicies.lsm.ByteSizes;
 import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.PolicySpec;
-import io.lsmpolicies.merge.hyracks.BigtableMergePolicyFactory;
-import io.lsmpolicies.merge.hyracks.BinomialMergePolicyFactory;
-import io.lsmpolicies.merge.hyracks.ConstantMergePolicyFactory;
-import io.lsmpolicies.merge.hyracks.ExploringMergePolicyFactory;
-import io.lsmpolicies.merge.hyracks.MinLatencyMergePolicyFactory;
+import io.lsmpolicies.merge.hyracks.HyracksFactories;
 import io.lsmpolicies.merge.hyracks.StackMergePolicyFactory;
-import io.lsmpolicies.merge.hyracks.TieredMergePolicyFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -41,17 +36,20 @@ record HyracksPolicy(PolicySpec spec, boolean asterix, Map<String, String> confi
     static final long DEFAULT_MAX_MERGABLE = 1L << 30;
     static final long DEFAULT_MAX_TOLERANCE = 5;
 
-    /** Our stack policies that run through the adapter, by our name. */
+    /**
+     * Our stack policies that run through the adapter, by our name: every factory of merge-policies'
+     * {@link HyracksFactories#ALL} but ours named {@code prefix}, since that name selects AsterixDB's own here.
+     */
     private static final Map<String, Supplier<StackMergePolicyFactory>> OURS = ours();
 
     private static Map<String, Supplier<StackMergePolicyFactory>> ours() {
         Map<String, Supplier<StackMergePolicyFactory>> m = new LinkedHashMap<>();
-        m.put("binomial", BinomialMergePolicyFactory::new);
-        m.put("minlatency", MinLatencyMergePolicyFactory::new);
-        m.put("bigtable", BigtableMergePolicyFactory::new);
-        m.put("exploring", ExploringMergePolicyFactory::new);
-        m.put("tiered", TieredMergePolicyFactory::new);
-        m.put("constant", ConstantMergePolicyFactory::new);
+        for (Class<? extends StackMergePolicyFactory> c : HyracksFactories.ALL) {
+            String name = HyracksFactories.instantiate(c).asterixParameters().policy();
+            if (!name.equals(PREFIX)) {
+                m.put(name, () -> HyracksFactories.instantiate(c));
+            }
+        }
         return Map.copyOf(m);
     }
 
