@@ -82,13 +82,17 @@ public final class StoreVerifier {
      * @param walSegments write-ahead-log segments still to replay
      * @param walRecords  intact write batches in those segments
      * @param problems    every problem, each naming its file (table problems are also in {@code tables})
+     * @param levelOrder  the problems that break the level order (also in {@code problems}): two tables of a level
+     *                    {@code >= 1} overlap, or level 0 is not newest first; what the test suites' store checks
+     *                    report on their own
      * @param warnings    what a crash leaves behind and the next open cleans up
      */
     public record Report(Path directory, Path manifest, List<TableCheck> tables, int walSegments, long walRecords,
-            List<String> problems, List<String> warnings) {
+            List<String> problems, List<String> levelOrder, List<String> warnings) {
         public Report {
             tables = List.copyOf(tables);
             problems = List.copyOf(problems);
+            levelOrder = List.copyOf(levelOrder);
             warnings = List.copyOf(warnings);
         }
 
@@ -111,10 +115,10 @@ public final class StoreVerifier {
             recovered = Manifest.recover(dir);
         } catch (NoSuchFileException e) {
             problems.add(lostCurrent(dir).orElse("no store: " + e.getMessage()));
-            return new Report(dir, null, List.of(), 0, 0, problems, warnings);
+            return new Report(dir, null, List.of(), 0, 0, problems, List.of(), warnings);
         } catch (CorruptionException e) {
             problems.add("manifest: " + e.getMessage());
-            return new Report(dir, null, List.of(), 0, 0, problems, warnings);
+            return new Report(dir, null, List.of(), 0, 0, problems, List.of(), warnings);
         }
         LogTail tail = recovered.tail();
         if (tail.torn()) {
@@ -143,13 +147,15 @@ public final class StoreVerifier {
                 check.problems().forEach(p -> problems.add(StoreFiles.tableName(t.fileNumber()) + ": " + p));
             }
         }
-        checkLevelZeroOrder(set.level(0), problems);
+        List<String> levelOrder = new ArrayList<>();
+        checkLevelZeroOrder(set.level(0), levelOrder);
         for (int level = 1; level < set.levels().size(); level++) {
-            checkNoOverlap(level, set.level(level), problems);
+            checkNoOverlap(level, set.level(level), levelOrder);
         }
+        problems.addAll(levelOrder);
         long walRecords = checkWal(recovered.walSegments(), problems, warnings);
         return new Report(dir, recovered.manifest(), tables, recovered.walSegments().size(), walRecords, problems,
-                warnings);
+                levelOrder, warnings);
     }
 
     /**

@@ -9,6 +9,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lsmpolicies.lsm.CorruptionException.Code;
 import io.lsmpolicies.lsm.sstable.SSTableOptions;
+import io.lsmpolicies.lsm.testing.SkipStoreChecks;
+import io.lsmpolicies.lsm.testing.StoreCheck;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -79,6 +81,8 @@ class EngineCorruptionTest {
     // ------------------------------------------------------------------------------------------------ SSTables
 
     @Test
+    @SkipStoreChecks(value = StoreCheck.VERIFIER, reason = "flips a byte in every page of a table: the damage is what "
+            + "it reads back")
     void aFlippedByteInAnyPageOfAnSSTableIsReportedAndNoWrongValueIsReturned() throws IOException {
         Path pristine = dir.resolve("pristine");
         Path table = storeWithOneTable(pristine);
@@ -139,6 +143,8 @@ class EngineCorruptionTest {
     }
 
     @Test
+    @SkipStoreChecks(value = StoreCheck.VERIFIER, reason = "damages a table's trailer, metadata and Bloom filter: "
+            + "what the open must name")
     void aDamagedTrailerMetadataOrBloomFilterFailsTheOpenNamingTheTable() throws IOException {
         Path pristine = dir.resolve("pristine");
         Path table = storeWithOneTable(pristine);
@@ -168,6 +174,8 @@ class EngineCorruptionTest {
     }
 
     @Test
+    @SkipStoreChecks(value = StoreCheck.VERIFIER, reason = "damages a page a merge then reads: the merge must stop "
+            + "and keep its inputs")
     void aMergeThatMeetsADamagedPageStopsWritesWithTheCorruptionAndLeavesTheInputs() throws IOException {
         Path store = dir.resolve("store");
         try (LsmStore s = LsmStore.open(store, options().build())) {
@@ -249,6 +257,7 @@ class EngineCorruptionTest {
     }
 
     @Test
+    @SkipStoreChecks(value = StoreCheck.VERIFIER, reason = "damages a write-ahead-log record: what the open must name")
     void aDamagedWalRecordInTheMiddleOfASegmentFailsTheOpenNamingSegmentAndOffset() throws IOException {
         Path segment = crashImage(50);
         long record = recordOffsets(segment).get(25);
@@ -312,6 +321,7 @@ class EngineCorruptionTest {
     }
 
     @Test
+    @SkipStoreChecks(value = StoreCheck.VERIFIER, reason = "damages manifest records: what the open must name")
     void aDamagedManifestRecordFailsTheOpenNamingManifestAndOffset() throws IOException {
         Path pristine = storeWithEdits();
         Path manifest = manifestOf(pristine);
@@ -340,6 +350,7 @@ class EngineCorruptionTest {
     }
 
     @Test
+    @SkipStoreChecks(value = StoreCheck.VERIFIER, reason = "damages CURRENT: what the open must name")
     void aDamagedCurrentFileFailsTheOpenNamingIt() throws IOException {
         Path pristine = storeWithEdits();
         Path flipped = copyStore(pristine, dir.resolve("flipped"));
@@ -354,6 +365,7 @@ class EngineCorruptionTest {
     }
 
     @Test
+    @SkipStoreChecks(value = StoreCheck.VERIFIER, reason = "deletes a live table: what the open must name")
     void aMissingSSTableListedByTheManifestFailsTheOpen() throws IOException {
         Path store = storeWithEdits();
         List<Path> tables = filesEndingWith(store, ".sst");

@@ -1,5 +1,6 @@
 package io.lsmpolicies.lsm;
 
+import io.lsmpolicies.lsm.testing.RecordedTempDirs;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,8 +22,9 @@ public final class MemoryTempDirs implements TempDirFactory {
                 : Files.createTempDirectory(prefix);
     }
 
+    /** Recorded like every {@code @TempDir}, so that the store checks after each test see its stores. */
     @Override
     public Path createTempDirectory(AnnotatedElementContext element, ExtensionContext context) throws IOException {
-        return create("junit-");
+        return RecordedTempDirs.record(context, create("junit-"));
     }
 }

@@ -69,6 +69,7 @@ class StoreVerifierTest {
         StoreVerifier.Report report = StoreVerifier.verify(dir);
         assertThat(report.problems()).singleElement().asString().startsWith("level 1: 000002.sst")
                 .contains("overlaps 000003.sst");
+        assertThat(report.levelOrder()).isEqualTo(report.problems());
     }
 
     @Test
