@@ -70,10 +70,10 @@ final class MergeTask {
                         job.outputLevel(), job.inputs().stream().map(SSTableInfo::id).toList(),
                         added.stream().map(TableRecord::fileNumber).toList(), inputBytes(),
                         written.stream().mapToLong(TableRecord::fileBytes).sum(), StoreEvents.microsSince(start)));
+                ctx.stats().mergeTook(System.nanoTime() - start);
             } finally {
                 ctx.mutex().unlock();
             }
-            ctx.stats().mergeTook(System.nanoTime() - start);
         } catch (Throwable e) {
             // A failed append may still have reached the file: the next open would replay the edit and find its
             // tables missing. Kept, they are either live or orphans that the next open deletes.

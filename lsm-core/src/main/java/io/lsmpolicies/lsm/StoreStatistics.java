@@ -153,8 +153,12 @@ final class StoreStatistics {
         virtualMerges++;
     }
 
-    /** A merge job of any kind took {@code nanos} from its start to its install. */
+    /**
+     * A merge job of any kind took {@code nanos} from its start to its install. REQUIRES: the mutex (the
+     * histograms are read under it by {@link #metrics}; reading one while another thread records into it fails).
+     */
     void mergeTook(long nanos) {
+        assert mutex.held();
         mergeMicros.recordValue(nanos / 1000);
     }
 
