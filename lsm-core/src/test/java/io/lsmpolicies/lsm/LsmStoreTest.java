@@ -172,8 +172,10 @@ class LsmStoreTest {
             long next = store.components().nextFileNumber();
             for (long n = next; n < next + 64; n++) {
                 for (String name : List.of(String.format("%06d.sst", n), String.format("%06d.log", n))) {
-                    if (!Files.exists(dir.resolve(name))) { // a flush may have taken the number meanwhile
+                    try { // a flush or merge running in the background may take the number first
                         blockers.add(Files.createDirectory(dir.resolve(name)));
+                    } catch (java.nio.file.FileAlreadyExistsException taken) {
+                        // taken by the store: the number is not free to block (checking first was a race)
                     }
                 }
             }
