@@ -46,10 +46,10 @@ import org.rocksdb.WriteOptions;
  *       latency of the profile, user reads and WAL writes are not emulated;</li>
  *   <li>statistics on (the flush and compaction byte counters), and a {@link TraceListener}.</li>
  * </ul>
- * Direct I/O stays off, as in our engine. Not thread-safe for {@link #finish} and {@link #close}; the database
- * itself is.
+ * Direct I/O stays off, as in our engine. Not thread-safe for {@link #finish}, {@link #settle} and {@link #close};
+ * the database itself is. Public for {@code bin/bench-vs-rocksdb}, which opens RocksDB exactly as this binding does.
  */
-final class OpenRocksDb {
+public final class OpenRocksDb {
     private static final System.Logger LOG = System.getLogger(OpenRocksDb.class.getName());
     /** RocksDB's default {@code num_levels}, kept. */
     static final int LEVELS = 7;
@@ -90,7 +90,7 @@ final class OpenRocksDb {
      *
      * @throws RocksDBException if RocksDB refuses (e.g. another process holds the directory)
      */
-    static OpenRocksDb open(Path dir, RocksDbConfig config) throws RocksDBException {
+    public static OpenRocksDb open(Path dir, RocksDbConfig config) throws RocksDBException {
         List<AutoCloseable> resources = new ArrayList<>();
         RocksDB db = null;
         try {
@@ -161,6 +161,47 @@ final class OpenRocksDb {
                 closeQuietly(resources.get(i));
             }
             throw e;
+        }
+    }
+
+    /** The open database. */
+    public RocksDB db() {
+        return db;
+    }
+
+    /** The options every write of this database uses (sync, WAL off or neither, from the config's WAL mode). */
+    public WriteOptions writeOptions() {
+        return writeOptions;
+    }
+
+    /** The value of one of the database's statistics tickers since it was opened. */
+    public long ticker(TickerType ticker) {
+        return statistics.getTickerCount(ticker);
+    }
+
+    /**
+     * The sorted runs a point read may have to probe now: every level-0 file plus one per non-empty level below;
+     * -1 if RocksDB does not report the counts.
+     */
+    public int components() {
+        return TraceListener.components(db, LEVELS);
+    }
+
+    /**
+     * Flushes the MemTable (waiting for it), then waits until no flush or compaction runs or is pending (see
+     * {@link #awaitSettled}).
+     *
+     * @throws IOException if RocksDB fails the flush, or the wait is interrupted
+     */
+    public void settle() throws IOException {
+        try (FlushOptions flush = new FlushOptions().setWaitForFlush(true)) {
+            db.flush(flush);
+            awaitSettled();
+        } catch (RocksDBException e) {
+            throw new IOException("RocksDB in " + config.dir() + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while waiting for RocksDB's compactions in " + config.dir(), e);
         }
     }
 
@@ -245,7 +286,7 @@ final class OpenRocksDb {
     }
 
     /** Closes the database, then the objects it was opened with. */
-    void close() {
+    public void close() {
         try {
             db.closeE();
         } catch (RocksDBException e) {

@@ -1,0 +1,110 @@
+package io.lsmpolicies.bench.vsrocks;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * One system's phases in a JVM of their own, so that the process's memory is that system's: {@code --mode load}
+ * loads an empty directory with {@code --threads} client threads; {@code --mode read} opens a loaded one and runs
+ * the point reads, then the scans. Each phase's measurements go to standard output as one line,
+ * {@code RESULT {"phase":...,"values":{...}}}; everything else the systems log goes to standard error.
+ * Started by {@link VsRocksDb}, not by hand.
+ */
+@Command(name = "bench-vs-rocksdb-child", mixinStandardHelpOptions = true,
+        description = "One system's phases of bin/bench-vs-rocksdb (started by it).")
+public final class BenchChild implements Callable<Integer> {
+    /** The prefix of a result line on standard output. */
+    static final String RESULT = "RESULT ";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Option(names = "--side", required = true, description = "ours or rocksdb")
+    String side;
+
+    @Option(names = "--pair", required = true, description = "OURS-POLICY/ROCKSDB-STYLE")
+    String pair;
+
+    @Option(names = "--dir", required = true)
+    Path dir;
+
+    @Option(names = "--mode", required = true, description = "load or read")
+    String mode;
+
+    @Option(names = "--threads", defaultValue = "1")
+    int threads;
+
+    @Option(names = "--records", required = true)
+    long records;
+
+    @Option(names = "--value-size", required = true)
+    int valueSize;
+
+    @Option(names = "--gets", defaultValue = "0")
+    int gets;
+
+    @Option(names = "--scans", defaultValue = "0")
+    int scans;
+
+    @Option(names = "--seed", defaultValue = "7")
+    long seed;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new BenchChild()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Side s = Side.of(side);
+        Pairing pairing = Pairing.parse(pair);
+        Workload work = new Workload(records, valueSize, gets, scans, seed);
+        switch (mode) {
+            case "load" -> {
+                Map<String, Double> values;
+                try (BenchStore store = s.open(pairing, dir)) {
+                    values = new LinkedHashMap<>(work.load(store, threads));
+                }
+                values.put("dirBytes", (double) directoryBytes(dir));
+                print(PhaseResult.load(threads), values);
+            }
+            case "read" -> {
+                try (BenchStore store = s.open(pairing, dir)) {
+                    print("reads", work.reads(store));
+                    print("scans", work.scans(store));
+                }
+            }
+            default -> throw new IllegalArgumentException("--mode: '" + mode + "' is not accepted; accepted: load, read");
+        }
+        return 0;
+    }
+
+    private static void print(String phase, Map<String, Double> values) throws IOException {
+        Map<String, Object> line = new LinkedHashMap<>();
+        line.put("phase", phase);
+        Map<String, Double> v = new LinkedHashMap<>(values);
+        v.put("maxHeapBytes", (double) Runtime.getRuntime().maxMemory());
+        line.put("values", v);
+        System.out.println(RESULT + JSON.writeValueAsString(line));
+        System.out.flush();
+    }
+
+    /** The bytes of every regular file under {@code root}. */
+    static long directoryBytes(Path root) throws IOException {
+        try (Stream<Path> files = Files.walk(root)) {
+            return files.filter(Files::isRegularFile).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    return 0; // removed meanwhile
+                }
+            }).sum();
+        }
+    }
+}

@@ -1,0 +1,256 @@
+package io.lsmpolicies.bench.vsrocks;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code bin/bench-vs-rocksdb}: our store against RocksDB on the same records and settings (docs/performance.md,
+ * "Side by side with RocksDB"). For each round, for each pairing, our store and then RocksDB each run, every
+ * phase in a child JVM of its own ({@link BenchChild}): a load with each client-thread count into an empty
+ * directory, then point reads and scans on the store the first load made. The report sets every measurement
+ * side by side with the ratio ours / RocksDB's per round (median and range over the rounds) and the write
+ * amplification beside the loads; it writes a JSON file and a plot of the get latency percentiles.
+ */
+@Command(name = "bench-vs-rocksdb", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Our store against RocksDB, same records and settings, alternating rounds "
+                + "(see docs/performance.md).")
+public final class VsRocksDb implements Callable<Integer> {
+    @Option(names = "--pairs", defaultValue = Pairing.DEFAULTS,
+            description = "';'-separated OURS-POLICY/ROCKSDB-STYLE pairings (default: ${DEFAULT-VALUE})")
+    String pairs;
+
+    @Option(names = "--rounds", defaultValue = "2", description = "Rounds, each running ours then RocksDB")
+    int rounds;
+
+    @Option(names = "--records", defaultValue = "1000000")
+    long records;
+
+    @Option(names = "--value-size", defaultValue = "1000", description = "Bytes per value")
+    int valueSize;
+
+    @Option(names = "--threads", defaultValue = "1,4", split = ",",
+            description = "Client thread counts of the loads (reads and scans use the first load's store)")
+    List<Integer> threads;
+
+    @Option(names = "--gets", defaultValue = "200000", description = "Timed point reads")
+    int gets;
+
+    @Option(names = "--scans", defaultValue = "50000", description = "Timed scans (1..100 records each)")
+    int scans;
+
+    @Option(names = "--quick", description = "A smoke run: 100,000 records, 20,000 gets, 5,000 scans, 1 round")
+    boolean quick;
+
+    @Option(names = "--dir", description = "Where the stores go (default: a temporary directory under target/)")
+    Path dir;
+
+    @Option(names = "--out", defaultValue = "results/bench-vs-rocksdb/report.json", description = "The JSON report")
+    Path out;
+
+    @Option(names = "--plot", defaultValue = "results/bench-vs-rocksdb/latency.png",
+            description = "The plot of get latency percentiles")
+    Path plot;
+
+    @Option(names = "--java-options", defaultValue = "",
+            description = "JVM options of every child, space-separated (default: none, the JVM's defaults)")
+    String javaOptions;
+
+    @Option(names = "--timeout", defaultValue = "3600", description = "Seconds a child may run")
+    long timeoutSeconds;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new VsRocksDb()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        if (quick) {
+            records = 100_000;
+            gets = 20_000;
+            scans = 5_000;
+            rounds = 1;
+        }
+        List<Pairing> pairings = Pairing.parseList(pairs);
+        if (rounds < 1 || records < 1 || valueSize < 0 || gets < 1 || scans < 1 || threads.isEmpty()
+                || threads.stream().anyMatch(t -> t < 1)) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--rounds, --records, --gets, --scans "
+                    + "and every --threads must be at least 1, --value-size at least 0");
+        }
+        boolean ownDir = dir == null;
+        Path work = ownDir ? Files.createTempDirectory(Files.createDirectories(Path.of("target")), "bench-vs-rocksdb-")
+                : Files.createDirectories(dir);
+        List<PhaseResult> results = new ArrayList<>();
+        try {
+            for (int round = 1; round <= rounds; round++) {
+                for (int p = 0; p < pairings.size(); p++) {
+                    for (Side side : Side.values()) {
+                        results.addAll(runSide(work, round, p, pairings.get(p), side));
+                    }
+                }
+            }
+        } finally {
+            if (ownDir) {
+                deleteTree(work);
+            }
+        }
+        Report report = new Report(settings(pairings), results, Ratio.of(results));
+        System.out.println(report.table());
+        report.writeJson(out);
+        LatencyPlot.write(results, plot);
+        System.err.println("wrote " + out + " and " + plot);
+        return 0;
+    }
+
+    private Map<String, Object> settings(List<Pairing> pairings) {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("pairs", pairings.stream().map(Pairing::toString).toList());
+        s.put("rounds", rounds);
+        s.put("records", records);
+        s.put("valueSize", valueSize);
+        s.put("loadThreads", threads);
+        s.put("gets", gets);
+        s.put("scans", scans);
+        s.put("memtableBytes", Side.MEMTABLE_BYTES);
+        s.put("blockCacheBytes", Side.BLOCK_CACHE_BYTES);
+        s.put("wal", "async");
+        s.put("javaOptions", javaOptions);
+        s.put("java", System.getProperty("java.version"));
+        s.put("cores", Runtime.getRuntime().availableProcessors());
+        s.put("loadAverage", java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+        return s;
+    }
+
+    /** One system's round of one pairing: each load in its child, then the reads and scans in another. */
+    private List<PhaseResult> runSide(Path work, int round, int pairIndex, Pairing pairing, Side side)
+            throws IOException, InterruptedException {
+        List<PhaseResult> results = new ArrayList<>();
+        Path readDir = null;
+        List<Path> dirs = new ArrayList<>();
+        try {
+            for (int t : threads) {
+                Path d = work.resolve("pair" + pairIndex + "-" + side.label() + "-" + t + "t");
+                deleteTree(d);
+                dirs.add(d);
+                readDir = readDir == null ? d : readDir;
+                results.addAll(child(work, round, pairing, side, List.of("--mode", "load", "--dir", d.toString(),
+                        "--threads", Integer.toString(t))));
+            }
+            results.addAll(child(work, round, pairing, side, List.of("--mode", "read", "--dir", readDir.toString(),
+                    "--gets", Integer.toString(gets), "--scans", Integer.toString(scans))));
+        } finally {
+            for (Path d : dirs) {
+                deleteTree(d);
+            }
+        }
+        return results;
+    }
+
+    private List<PhaseResult> child(Path work, int round, Pairing pairing, Side side, List<String> args)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        for (String o : javaOptions.trim().split("\\s+")) {
+            if (!o.isEmpty()) {
+                command.add(o);
+            }
+        }
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), BenchChild.class.getName(),
+                "--side", side.label(), "--pair", pairing.toString(), "--records", Long.toString(records),
+                "--value-size", Integer.toString(valueSize)));
+        command.addAll(args);
+        Path log = work.resolve("child-" + round + "-" + side.label() + ".log");
+        String what = String.format(Locale.ROOT, "round %d, %s, %s, %s", round, pairing, side.label(),
+                String.join(" ", args.subList(0, 2)) + (args.contains("--threads")
+                        ? " " + args.get(args.indexOf("--threads") + 1) + " threads" : ""));
+        System.err.println(what + " ...");
+        Path stdoutFile = work.resolve("child-" + round + "-" + side.label() + ".out");
+        Process p = new ProcessBuilder(command).redirectError(log.toFile()).redirectOutput(stdoutFile.toFile())
+                .start();
+        // a stopped benchmark (Ctrl-C, SIGTERM) stops its child too
+        Thread stopChild = new Thread(p::destroyForcibly, "stop-child");
+        Runtime.getRuntime().addShutdownHook(stopChild);
+        try {
+            if (!p.waitFor(timeoutSeconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                p.waitFor();
+                throw new IOException(what + ": still running after " + timeoutSeconds + " s; its log: " + log);
+            }
+        } finally {
+            Runtime.getRuntime().removeShutdownHook(stopChild);
+        }
+        byte[] stdout = Files.readAllBytes(stdoutFile);
+        Files.delete(stdoutFile);
+        if (p.exitValue() != 0) {
+            throw new IOException(what + ": the child failed with exit status " + p.exitValue() + "; its log:\n"
+                    + tail(log));
+        }
+        List<PhaseResult> results = new ArrayList<>();
+        for (String line : new String(stdout, StandardCharsets.UTF_8).split("\n")) {
+            if (line.startsWith(BenchChild.RESULT)) {
+                JsonNode node = JSON.readTree(line.substring(BenchChild.RESULT.length()));
+                Map<String, Double> values = new LinkedHashMap<>();
+                for (Iterator<Map.Entry<String, JsonNode>> it = node.get("values").fields(); it.hasNext(); ) {
+                    Map.Entry<String, JsonNode> e = it.next();
+                    values.put(e.getKey(), e.getValue().isNumber() ? e.getValue().asDouble() : Double.NaN);
+                }
+                PhaseResult r = new PhaseResult(pairing.toString(), side.label(), round, node.get("phase").asText(),
+                        values);
+                System.err.println("  " + r.phase() + ": " + brief(r));
+                results.add(r);
+            }
+        }
+        if (results.isEmpty()) {
+            throw new IOException(what + ": the child printed no result; its log:\n" + tail(log));
+        }
+        Files.deleteIfExists(log);
+        return results;
+    }
+
+    private static String brief(PhaseResult r) {
+        StringBuilder b = new StringBuilder();
+        for (Metric m : Metric.ALL) {
+            if (m.appliesTo(r.phase())) {
+                b.append(m.label()).append(' ').append(m.format(r.value(m.key()))).append(", ");
+            }
+        }
+        return b.length() == 0 ? "" : b.substring(0, b.length() - 2);
+    }
+
+    private static String tail(Path log) throws IOException {
+        if (!Files.exists(log)) {
+            return "(no log)";
+        }
+        List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        }
+    }
+}
