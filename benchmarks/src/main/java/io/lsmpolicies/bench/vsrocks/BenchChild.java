@@ -1,10 +1,14 @@
 package io.lsmpolicies.bench.vsrocks;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
@@ -57,7 +61,12 @@ public final class BenchChild implements Callable<Integer> {
     long seed;
 
     public static void main(String[] args) {
-        System.exit(new CommandLine(new BenchChild()).execute(args));
+        System.exit(run(args));
+    }
+
+    /** Runs the phases {@code args} ask for; the exit status (0: done). */
+    static int run(String... args) {
+        return new CommandLine(new BenchChild()).execute(args);
     }
 
     @Override
@@ -93,6 +102,35 @@ public final class BenchChild implements Callable<Integer> {
         line.put("values", v);
         System.out.println(RESULT + JSON.writeValueAsString(line));
         System.out.flush();
+    }
+
+    /**
+     * The results in a child's standard output: one per {@link #RESULT} line (other lines are ignored), each
+     * labelled with {@code pairing}, {@code side} and {@code round}. A value that is not a number (NaN is written
+     * as the string {@code "NaN"}) is NaN.
+     *
+     * @throws IOException if a result line is not the JSON this class prints
+     */
+    static List<PhaseResult> parse(String stdout, String pairing, String side, int round) throws IOException {
+        List<PhaseResult> results = new ArrayList<>();
+        for (String line : stdout.split("\n")) {
+            if (!line.startsWith(RESULT)) {
+                continue;
+            }
+            JsonNode node = JSON.readTree(line.substring(RESULT.length()));
+            JsonNode phase = node.get("phase");
+            JsonNode values = node.get("values");
+            if (phase == null || values == null || !values.isObject()) {
+                throw new IOException("a result line without phase or values: " + line);
+            }
+            Map<String, Double> v = new LinkedHashMap<>();
+            for (Iterator<Map.Entry<String, JsonNode>> it = values.fields(); it.hasNext(); ) {
+                Map.Entry<String, JsonNode> e = it.next();
+                v.put(e.getKey(), e.getValue().isNumber() ? e.getValue().asDouble() : Double.NaN);
+            }
+            results.add(new PhaseResult(pairing, side, round, phase.asText(), v));
+        }
+        return results;
     }
 
     /** The bytes of every regular file under {@code root}. */

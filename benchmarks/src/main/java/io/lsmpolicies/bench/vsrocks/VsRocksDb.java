@@ -1,14 +1,11 @@
 package io.lsmpolicies.bench.vsrocks;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -74,8 +71,6 @@ public final class VsRocksDb implements Callable<Integer> {
 
     @Option(names = "--timeout", defaultValue = "3600", description = "Seconds a child may run")
     long timeoutSeconds;
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     public static void main(String[] args) {
         System.exit(new CommandLine(new VsRocksDb()).execute(args));
@@ -203,20 +198,10 @@ public final class VsRocksDb implements Callable<Integer> {
             throw new IOException(what + ": the child failed with exit status " + p.exitValue() + "; its log:\n"
                     + tail(log));
         }
-        List<PhaseResult> results = new ArrayList<>();
-        for (String line : new String(stdout, StandardCharsets.UTF_8).split("\n")) {
-            if (line.startsWith(BenchChild.RESULT)) {
-                JsonNode node = JSON.readTree(line.substring(BenchChild.RESULT.length()));
-                Map<String, Double> values = new LinkedHashMap<>();
-                for (Iterator<Map.Entry<String, JsonNode>> it = node.get("values").fields(); it.hasNext(); ) {
-                    Map.Entry<String, JsonNode> e = it.next();
-                    values.put(e.getKey(), e.getValue().isNumber() ? e.getValue().asDouble() : Double.NaN);
-                }
-                PhaseResult r = new PhaseResult(pairing.toString(), side.label(), round, node.get("phase").asText(),
-                        values);
-                System.err.println("  " + r.phase() + ": " + brief(r));
-                results.add(r);
-            }
+        List<PhaseResult> results = BenchChild.parse(new String(stdout, StandardCharsets.UTF_8), pairing.toString(),
+                side.label(), round);
+        for (PhaseResult r : results) {
+            System.err.println("  " + r.phase() + ": " + brief(r));
         }
         if (results.isEmpty()) {
             throw new IOException(what + ": the child printed no result; its log:\n" + tail(log));
