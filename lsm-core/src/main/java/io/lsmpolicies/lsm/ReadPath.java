@@ -1,5 +1,7 @@
 package io.lsmpolicies.lsm;
 
+import io.lsmpolicies.lsm.sstable.BloomFilter;
+import io.lsmpolicies.lsm.sstable.BloomFilter.KeyHash;
 import io.lsmpolicies.lsm.sstable.Entry;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -75,7 +77,7 @@ final class ReadPath {
     private Entry getFromTables(Version v, byte[] key, long sequence) throws IOException {
         List<TableHandle> metVirtual = new ArrayList<>(0);
         try {
-            return search(v, key, sequence, metVirtual);
+            return search(v, key, BloomFilter.hash(key), sequence, metVirtual);
         } finally {
             if (!metVirtual.isEmpty()) {
                 scheduler.considerMaterializing(metVirtual);
@@ -83,8 +85,12 @@ final class ReadPath {
         }
     }
 
-    /** {@link #getFromTables}'s search; adds each virtual table it reads through to {@code metVirtual}. */
-    private Entry search(Version v, byte[] key, long sequence, List<TableHandle> metVirtual) throws IOException {
+    /**
+     * {@link #getFromTables}'s search, with the key hashed once for every table's Bloom filter; adds each
+     * virtual table it reads through to {@code metVirtual}.
+     */
+    private Entry search(Version v, byte[] key, KeyHash hash, long sequence, List<TableHandle> metVirtual)
+            throws IOException {
         List<List<TableHandle>> levels = v.levels();
         for (int level = 0; level < levels.size(); level++) {
             List<TableHandle> candidates = levels.get(level);
@@ -96,18 +102,18 @@ final class ReadPath {
                 if (t.isVirtual() && t.covers(key)) {
                     metVirtual.add(t);
                     t.touch();
-                    Entry e = getFromParents(t, key, sequence);
+                    Entry e = getFromParents(t, key, hash, sequence);
                     if (e != null) {
                         return e;
                     }
                     continue;
                 }
-                if (!t.covers(key) || !t.reader().mightContain(key)) {
+                if (!t.covers(key) || !t.reader().mightContain(hash)) {
                     continue;
                 }
                 ctx.stats().tableProbed();
                 t.touch();
-                Entry e = t.reader().get(key, sequence);
+                Entry e = t.reader().get(key, hash, sequence);
                 if (e != null) {
                     return e;
                 }
@@ -121,17 +127,17 @@ final class ReadPath {
      * overlap: they are tried newest first (by largest sequence), skipped by key range and Bloom filter, and the
      * search stops at a parent whose largest sequence is below the best version found.
      */
-    private Entry getFromParents(TableHandle virtual, byte[] key, long sequence) throws IOException {
+    private Entry getFromParents(TableHandle virtual, byte[] key, KeyHash hash, long sequence) throws IOException {
         Entry best = null;
         for (TableHandle p : virtual.parents()) {
             if (best != null && p.record().maxSequence() < best.sequence()) {
                 break;
             }
-            if (!p.covers(key) || !p.reader().mightContain(key)) {
+            if (!p.covers(key) || !p.reader().mightContain(hash)) {
                 continue;
             }
             ctx.stats().tableProbed();
-            Entry e = p.reader().get(key, sequence);
+            Entry e = p.reader().get(key, hash, sequence);
             if (e != null && (best == null || e.sequence() > best.sequence())) {
                 best = e;
             }

@@ -5,11 +5,13 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The pages of all open SSTables, shared and bounded in bytes (Caffeine, W-TinyLFU eviction). A page enters
- * the cache only after its checksum has been verified, and is never modified afterwards. Thread-safe.
+ * The leaf pages of all open SSTables, shared and bounded in bytes (Caffeine, W-TinyLFU eviction), each with
+ * its parsed entry index ({@link Page}). A page enters the cache only after its checksum has been verified, and
+ * is never modified afterwards. Internal (index) pages are not cached here: each reader pins its own, as the
+ * Bloom filter is pinned. Thread-safe.
  */
 public final class BlockCache {
-    private final Cache<PageKey, byte[]> pages;
+    private final Cache<PageKey, Page> pages;
     private final AtomicLong nextFileId = new AtomicLong();
     private final long capacityBytes;
 
@@ -19,7 +21,7 @@ public final class BlockCache {
     private BlockCache(long capacityBytes) {
         this.capacityBytes = capacityBytes;
         this.pages = Caffeine.newBuilder().maximumWeight(capacityBytes)
-                .weigher((PageKey k, byte[] v) -> v.length).recordStats().build();
+                .weigher((PageKey k, Page v) -> (int) Math.min(Integer.MAX_VALUE, v.weight())).recordStats().build();
     }
 
     /**
@@ -39,13 +41,13 @@ public final class BlockCache {
         return nextFileId.incrementAndGet();
     }
 
-    byte[] get(long file, long page) {
+    Page get(long file, long page) {
         return capacityBytes == 0 ? null : pages.getIfPresent(new PageKey(file, page));
     }
 
-    void put(long file, long page, byte[] bytes) {
+    void put(long file, long page, Page parsed) {
         if (capacityBytes > 0) {
-            pages.put(new PageKey(file, page), bytes);
+            pages.put(new PageKey(file, page), parsed);
         }
     }
 

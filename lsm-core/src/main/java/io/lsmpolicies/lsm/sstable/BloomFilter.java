@@ -6,7 +6,7 @@ import com.google.common.hash.Hashing;
 import java.nio.ByteBuffer;
 
 /**
- * An immutable Bloom filter over keys: {@link #mightContain} is never false for an added key, and is
+ * An immutable Bloom filter over keys: {@link #mightContain(byte[])} is never false for an added key, and is
  * true for other keys with probability about 0.6185^bitsPerKey (0.8 % at the default 10 bits per key).
  *
  * <p>Probes use double hashing (Kirsch and Mitzenmacher, "Less hashing, same performance", 2006) on the two
@@ -97,11 +97,28 @@ public final class BloomFilter {
         }
     }
 
+    /**
+     * A key's hash, computed once by {@link #hash} and probed against any number of filters (a read that
+     * probes every table of a store hashes its key once).
+     */
+    public record KeyHash(long h1, long h2) {
+    }
+
+    /** The hash of {@code key} that {@link #mightContain(KeyHash)} probes. */
+    public static KeyHash hash(byte[] key) {
+        ByteBuffer b = ByteBuffer.wrap(HASH.hashBytes(key).asBytes());
+        return new KeyHash(b.getLong(), b.getLong());
+    }
+
     /** False only if {@code key} was certainly not added. */
     public boolean mightContain(byte[] key) {
-        ByteBuffer b = ByteBuffer.wrap(HASH.hashBytes(key).asBytes());
-        long h1 = b.getLong();
-        long h2 = b.getLong();
+        return mightContain(hash(key));
+    }
+
+    /** False only if the key {@code hash} was computed from was certainly not added. */
+    public boolean mightContain(KeyHash hash) {
+        long h1 = hash.h1();
+        long h2 = hash.h2();
         long m = bitCount();
         for (int i = 0; i < probes; i++) {
             long bit = Math.floorMod(h1 + i * h2, m);

@@ -14,13 +14,19 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Reads an SSTable written by {@link SSTableWriter}. Opening reads only the trailer, the metadata and the
  * Bloom filter; a point lookup reads one page per tree level (plus the next leaf when the versions of a key
  * straddle two leaves); a scan walks the leaves in order. Every page is checked against its checksum when
  * read: damage is a {@link CorruptionException} naming the file and the page's offset, never a wrong answer.
- * Thread-safe: reads use positional I/O.
+ *
+ * <p>Internal (index) pages are pinned: each is read and parsed once, then held by the reader for its
+ * lifetime, as the Bloom filter is ({@link #pinnedBytes}). Leaf pages go through the shared {@link BlockCache}.
+ * A lookup binary-searches each page's parsed entry index ({@link Page}) and copies out only the entry it
+ * returns. Thread-safe: reads use positional I/O.
  */
 public final class SSTableReader implements Closeable {
     private final Path path;
@@ -29,11 +35,14 @@ public final class SSTableReader implements Closeable {
     private final long root;
     private final int height;
     private final long leafPages;
+    /** Internal pages, leafPages .. leafPages + length - 1, parsed on first use and then kept. */
+    private final AtomicReferenceArray<Page> internal;
+    private final AtomicLong pinnedBytes = new AtomicLong();
     private final BloomFilter bloom;
     private final SSTableMetadata metadata;
     private final BlockCache cache;
     private final long fileId;
-    private final java.util.concurrent.atomic.AtomicLong pagesRead = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong pagesRead = new AtomicLong();
 
     private SSTableReader(Path path, FileChannel channel, BlockCache cache) throws IOException {
         this.path = path;
@@ -70,10 +79,11 @@ public final class SSTableReader implements Closeable {
         if (pageSize < SSTableFormat.MIN_PAGE_SIZE || Integer.bitCount(pageSize) != 1 || at % pageSize != 0
                 || height < 1 || leafPages < 1 || root < 0 || root >= pages || leafPages > pages
                 || bloomStart < leafPages || metaStart < bloomStart || metaStart >= pages || bloomBytes < 0
-                || metaBytes < 0) {
+                || metaBytes < 0 || bloomStart - leafPages > Integer.MAX_VALUE) {
             throw new CorruptionException(path, at, Code.BAD_LENGTH, "SSTable trailer describes an impossible layout"
                     + " (page size " + pageSize + ", " + pages + " pages, root " + root + ", height " + height + ")");
         }
+        internal = new AtomicReferenceArray<>((int) (bloomStart - leafPages));
         try {
             bloom = BloomFilter.decode(readBlob(bloomStart, bloomBytes));
         } catch (IllegalArgumentException e) {
@@ -132,6 +142,16 @@ public final class SSTableReader implements Closeable {
         return bloom.mightContain(key);
     }
 
+    /** As {@link #mightContain(byte[])}, with the key's hash computed once by the caller. */
+    public boolean mightContain(BloomFilter.KeyHash hash) {
+        return bloom.mightContain(hash);
+    }
+
+    /** Bytes of internal pages pinned so far (each parsed once, on first use). */
+    public long pinnedBytes() {
+        return pinnedBytes.get();
+    }
+
     /**
      * The newest version of {@code key} with sequence number at most {@code snapshot} (a put or a tombstone),
      * or {@code null} if this SSTable holds none.
@@ -139,20 +159,25 @@ public final class SSTableReader implements Closeable {
      * @throws CorruptionException if a page on the path is damaged
      */
     public Entry get(byte[] key, long snapshot) throws IOException {
-        if (!bloom.mightContain(key)) {
+        return get(key, BloomFilter.hash(key), snapshot);
+    }
+
+    /** As {@link #get(byte[], long)}, with {@code hash} = {@link BloomFilter#hash}({@code key}). */
+    public Entry get(byte[] key, BloomFilter.KeyHash hash, long snapshot) throws IOException {
+        if (!bloom.mightContain(hash)) {
             return null;
         }
-        try (Cursor c = seek(key, snapshot)) {
-            if (c.hasNext()) {
-                Entry e = c.next();
-                if (Arrays.equals(e.key(), key)) {
-                    return e;
-                }
+        long leaf = leafFor(key, snapshot);
+        Page page = leafPage(leaf);
+        int i = page.lowerBound(key, snapshot);
+        if (i == page.count()) { // every version here is newer than the snapshot, or the key is past this leaf
+            if (leaf + 1 >= leafPages) {
+                return null;
             }
-            return null;
-        } catch (UncheckedIOException e) {
-            throw e.getCause();
+            page = leafPage(leaf + 1);
+            i = 0;
         }
+        return i < page.count() && page.keyEquals(i, key) ? page.entry(i) : null;
     }
 
     /**
@@ -160,18 +185,31 @@ public final class SSTableReader implements Closeable {
      * Iteration throws {@link UncheckedIOException} wrapping a {@link CorruptionException} on a damaged page.
      */
     public Cursor seek(byte[] key, long sequence) throws IOException {
+        return new Cursor(leafFor(key, sequence), 0, key, sequence);
+    }
+
+    /** The leaf whose first entry is the last at or before ({@code key}, {@code sequence}) (or the first leaf). */
+    private long leafFor(byte[] key, long sequence) throws IOException {
         long pageNo = root;
         for (int level = height; level > 1; level--) {
-            pageNo = child(readPage(pageNo, SSTableFormat.INTERNAL), pageNo, key, sequence);
+            Page page = internalPage(pageNo);
+            if (page.count() == 0) {
+                throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH,
+                        "internal page " + pageNo + " has no children");
+            }
+            long child = page.child(page.floor(key, sequence));
+            if (child < 0 || child >= pageNo) { // bulk loading writes every child before its parent
+                throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH,
+                        "internal page " + pageNo + " has no valid child (" + child + ")");
+            }
+            pageNo = child;
         }
-        Cursor c = new Cursor(pageNo);
-        c.skipBefore(key, sequence);
-        return c;
+        return pageNo;
     }
 
     /** All entries in internal order. */
     public Cursor scan() throws IOException {
-        return new Cursor(0);
+        return new Cursor(0, 0, null, 0);
     }
 
     /**
@@ -179,48 +217,14 @@ public final class SSTableReader implements Closeable {
      * sequential pass; pages bypass the block cache and are still checked one by one).
      */
     public Cursor scan(int readAheadBytes) throws IOException {
-        return new Cursor(0, Math.max(1, readAheadBytes / pageSize));
-    }
-
-    /** The last child whose first key is at or before the target (or the first child). */
-    private long child(ByteBuffer page, long pageNo, byte[] key, long sequence) throws CorruptionException {
-        int count = page.getInt(1);
-        long chosen = -1;
-        try {
-            for (int i = 0; i < count; i++) {
-                int keyLen = (int) SSTableFormat.getVarLong(page);
-                long seq = SSTableFormat.getVarLong(page);
-                long child = SSTableFormat.getVarLong(page);
-                byte[] sep = bytes(page, keyLen);
-                if (chosen >= 0 && Entry.compare(sep, seq, key, sequence) > 0) {
-                    break;
-                }
-                chosen = child;
-            }
-        } catch (IllegalArgumentException e) {
-            throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, e.getMessage());
-        }
-        if (chosen < 0 || chosen >= pageNo) { // bulk loading writes every child before its parent
-            throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH,
-                    "internal page " + pageNo + " has no valid child (" + chosen + ")");
-        }
-        return chosen;
-    }
-
-    private static byte[] bytes(ByteBuffer page, int n) {
-        if (n < 0 || n > page.remaining() - SSTableFormat.PAGE_CRC_BYTES) {
-            throw new IllegalArgumentException("length " + n + " runs past the end of the page");
-        }
-        byte[] b = new byte[n];
-        page.get(b);
-        return b;
+        return new Cursor(0, Math.max(1, readAheadBytes / pageSize), null, 0);
     }
 
     /** Iterates entries from a leaf onwards, reading one leaf at a time. */
     public final class Cursor implements Iterator<Entry>, Closeable {
         private long leaf;
-        private ByteBuffer page;
-        private int left;
+        private Page page;
+        private int index;
         private Entry next;
 
         private final int readAheadPages;
@@ -228,24 +232,27 @@ public final class SSTableReader implements Closeable {
         private long chunkStart;
         private int chunkPages;
 
-        private Cursor(long leaf) throws IOException {
-            this(leaf, 0);
-        }
-
-        private Cursor(long leaf, int readAheadPages) throws IOException {
+        /**
+         * From the first entry of {@code leaf} at or after ({@code key}, {@code sequence}) (every entry if
+         * {@code key} is null), reading {@code readAheadPages} leaves at a time (0: one).
+         */
+        private Cursor(long leaf, int readAheadPages, byte[] key, long sequence) throws IOException {
             this.leaf = leaf;
             this.readAheadPages = readAheadPages;
             load();
+            if (key != null) {
+                index = page.lowerBound(key, sequence);
+            }
             advance();
         }
 
         private void load() throws IOException {
-            page = readAheadPages > 0 ? readAhead() : readPage(leaf, SSTableFormat.LEAF);
-            left = page.getInt(1);
+            page = readAheadPages > 0 ? readAhead() : leafPage(leaf);
+            index = 0;
         }
 
         /** The current leaf from the read-ahead chunk, reading the next chunk when it is past the end. */
-        private ByteBuffer readAhead() throws IOException {
+        private Page readAhead() throws IOException {
             if (chunk == null || leaf < chunkStart || leaf >= chunkStart + chunkPages) {
                 chunkStart = leaf;
                 chunkPages = (int) Math.min(readAheadPages, leafPages - leaf);
@@ -253,35 +260,20 @@ public final class SSTableReader implements Closeable {
                 pagesRead.addAndGet(chunkPages);
             }
             int from = (int) (leaf - chunkStart) * pageSize;
-            return checked(leaf, SSTableFormat.LEAF, Arrays.copyOfRange(chunk, from, from + pageSize));
+            byte[] bytes = Arrays.copyOfRange(chunk, from, from + pageSize);
+            verifyChecksum(leaf, bytes);
+            return Page.parse(path, leaf, SSTableFormat.LEAF, bytes);
         }
 
         private void advance() throws IOException {
-            while (left == 0) {
+            while (index >= page.count()) {
                 if (++leaf >= leafPages) {
                     next = null;
                     return;
                 }
                 load();
             }
-            left--;
-            try {
-                boolean tombstone = (page.get() & 1) != 0;
-                int keyLen = (int) SSTableFormat.getVarLong(page);
-                int valueLen = (int) SSTableFormat.getVarLong(page);
-                long seq = SSTableFormat.getVarLong(page);
-                byte[] key = bytes(page, keyLen);
-                byte[] value = bytes(page, valueLen);
-                next = new Entry(key, seq, tombstone, value);
-            } catch (IllegalArgumentException e) {
-                throw new CorruptionException(path, leaf * pageSize, Code.BAD_LENGTH, "leaf entry: " + e.getMessage());
-            }
-        }
-
-        private void skipBefore(byte[] key, long sequence) throws IOException {
-            while (next != null && Entry.compare(next.key(), next.sequence(), key, sequence) < 0) {
-                advance();
-            }
+            next = page.entry(index++);
         }
 
         @Override
@@ -328,27 +320,52 @@ public final class SSTableReader implements Closeable {
         return out;
     }
 
-    /**
-     * Page {@code pageNo} from the cache, or read, checked against its checksum and cached; returned (a
-     * private view) positioned after its header once its type is checked.
-     */
-    private ByteBuffer readPage(long pageNo, byte type) throws IOException {
-        byte[] bytes = cache.get(fileId, pageNo);
-        if (bytes == null) {
-            bytes = read(pageNo * pageSize, pageSize).array();
-            pagesRead.incrementAndGet();
-            verifyChecksum(pageNo, bytes);
-            if (type != SSTableFormat.BLOB) {
-                cache.put(fileId, pageNo, bytes);
-            }
+    /** Leaf {@code pageNo} from the block cache, or read, checked, parsed and cached. */
+    private Page leafPage(long pageNo) throws IOException {
+        Page page = cache.get(fileId, pageNo);
+        if (page == null) {
+            page = Page.parse(path, pageNo, SSTableFormat.LEAF, readVerified(pageNo));
+            cache.put(fileId, pageNo, page);
         }
-        return checkedType(pageNo, type, bytes);
+        return page;
     }
 
-    /** {@code bytes} (page {@code pageNo}, just read) checked against its checksum and type. */
-    private ByteBuffer checked(long pageNo, byte type, byte[] bytes) throws CorruptionException {
+    /** Internal page {@code pageNo}, pinned: read, checked and parsed on first use, then kept. */
+    private Page internalPage(long pageNo) throws IOException {
+        long slot = pageNo - leafPages;
+        if (slot < 0 || slot >= internal.length()) {
+            throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "page " + pageNo
+                    + " is not an internal page (those are " + leafPages + " .. " + (leafPages + internal.length() - 1)
+                    + ")");
+        }
+        Page page = internal.get((int) slot);
+        if (page == null) {
+            page = Page.parse(path, pageNo, SSTableFormat.INTERNAL, readVerified(pageNo));
+            if (internal.compareAndSet((int) slot, null, page)) {
+                pinnedBytes.addAndGet(page.weight());
+            } else {
+                page = internal.get((int) slot);
+            }
+        }
+        return page;
+    }
+
+    /** Page {@code pageNo} read from the file and checked against its checksum. */
+    private byte[] readVerified(long pageNo) throws IOException {
+        byte[] bytes = read(pageNo * pageSize, pageSize).array();
+        pagesRead.incrementAndGet();
         verifyChecksum(pageNo, bytes);
-        return checkedType(pageNo, type, bytes);
+        return bytes;
+    }
+
+    /** Page {@code pageNo} read, checked against its checksum and {@code type}, positioned after its header. */
+    private ByteBuffer readPage(long pageNo, byte type) throws IOException {
+        byte[] bytes = readVerified(pageNo);
+        if (bytes[0] != type) {
+            throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "page " + pageNo + " has type "
+                    + bytes[0] + ", expected " + type);
+        }
+        return ByteBuffer.wrap(bytes).position(SSTableFormat.PAGE_HEADER_BYTES);
     }
 
     private void verifyChecksum(long pageNo, byte[] bytes) throws CorruptionException {
@@ -357,16 +374,6 @@ public final class SSTableReader implements Closeable {
             throw new CorruptionException(path, pageNo * pageSize, Code.CHECKSUM_MISMATCH,
                     "page " + pageNo + " checksum mismatch");
         }
-    }
-
-    private ByteBuffer checkedType(long pageNo, byte type, byte[] bytes) throws CorruptionException {
-        ByteBuffer p = ByteBuffer.wrap(bytes);
-        if (bytes[0] != type) {
-            throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "page " + pageNo + " has type "
-                    + bytes[0] + ", expected " + type);
-        }
-        p.position(SSTableFormat.PAGE_HEADER_BYTES);
-        return p;
     }
 
     private ByteBuffer read(long at, int length) throws IOException {
@@ -396,7 +403,10 @@ public final class SSTableReader implements Closeable {
         return leafPages;
     }
 
-    /** Page {@code pageNo} checked against its checksum and {@code type}, positioned after its header. */
+    /**
+     * Page {@code pageNo} read from the file (bypassing the cache and the pinned pages), checked against its
+     * checksum and {@code type}, positioned after its header: for the verifier, which decodes it itself.
+     */
     ByteBuffer page(long pageNo, byte type) throws IOException {
         return readPage(pageNo, type);
     }

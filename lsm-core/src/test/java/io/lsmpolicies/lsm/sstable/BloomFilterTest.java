@@ -22,10 +22,14 @@ class BloomFilterTest {
         assertThat(filter.probes()).isEqualTo(7);
         for (int i = 0; i < n; i++) {
             assertThat(filter.mightContain(key("user", i))).isTrue();
+            assertThat(filter.mightContain(BloomFilter.hash(key("user", i)))).as("hashed once").isTrue();
         }
         int falsePositives = 0;
         for (int i = 0; i < n; i++) {
-            if (filter.mightContain(key("other", i))) {
+            boolean maybe = filter.mightContain(key("other", i));
+            assertThat(filter.mightContain(BloomFilter.hash(key("other", i)))).as("the same answer, hashed once")
+                    .isEqualTo(maybe);
+            if (maybe) {
                 falsePositives++;
             }
         }

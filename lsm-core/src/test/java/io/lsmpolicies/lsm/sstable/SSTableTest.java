@@ -109,14 +109,23 @@ class SSTableTest {
     void aPointReadTouchesOnePagePerLevelAndAbsentKeysUsuallyNone() throws IOException {
         List<Entry> entries = entries(5, 5000);
         try (SSTableReader r = SSTableReader.open(write(entries, new SSTableOptions(512, 10)))) {
+            assertThat(r.height()).as("a tree with internal pages").isGreaterThanOrEqualTo(3);
             int present = 0;
             for (int i = 0; i < 5000; i += 37) {
                 long start = r.pagesRead();
                 assertThat(r.get(key(2 * i), Long.MAX_VALUE)).isNotNull();
-                assertThat(r.pagesRead() - start).as("pages for key %d", i).isBetween((long) r.height(),
-                        (long) r.height() + 1);
+                assertThat(r.pagesRead() - start).as("pages for key %d", i).isBetween(1L, (long) r.height() + 1);
                 present++;
             }
+            long pinned = r.pinnedBytes();
+            assertThat(pinned).as("internal pages read once are kept").isPositive();
+            for (int i = 0; i < 5000; i += 37) {
+                long start = r.pagesRead();
+                assertThat(r.get(key(2 * i), Long.MAX_VALUE)).isNotNull();
+                assertThat(r.pagesRead() - start).as("pinned index: only the leaf (or two) for key %d", i)
+                        .isBetween(1L, 2L);
+            }
+            assertThat(r.pinnedBytes()).as("a second pass pins nothing new").isEqualTo(pinned);
             long absentStart = r.pagesRead();
             for (int i = 0; i < 5000; i++) {
                 assertThat(r.get(key(2 * i + 1), Long.MAX_VALUE)).isNull();

@@ -1,0 +1,182 @@
+package io.lsmpolicies.lsm.sstable;
+
+import io.lsmpolicies.lsm.CorruptionException;
+import io.lsmpolicies.lsm.CorruptionException.Code;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * A leaf or internal page whose checksum has been verified, parsed once into an entry index so that a lookup
+ * binary-searches the entries and compares keys in place, without decoding or copying the entries it passes.
+ * Parsing checks that every entry's lengths stay inside the page, so later accesses need no bounds checks of
+ * their own. Immutable (safe to share through the block cache and between threads).
+ */
+final class Page {
+    /** Per entry: the entry's first byte, its key's first byte, its key's length. */
+    private static final int SLOTS = 3;
+    /** Bytes charged per page beyond its contents (object headers, the index array's header). */
+    private static final int OVERHEAD_BYTES = 64;
+
+    private final byte[] bytes;
+    private final byte type;
+    private final int[] index;
+
+    private Page(byte[] bytes, byte type, int[] index) {
+        this.bytes = bytes;
+        this.type = type;
+        this.index = index;
+    }
+
+    /**
+     * Parses {@code bytes}, page {@code pageNo} of {@code path} whose checksum the caller verified.
+     *
+     * @throws CorruptionException if its type is not {@code type} (leaf or internal) or an entry runs past the
+     *                             page
+     */
+    static Page parse(Path path, long pageNo, byte type, byte[] bytes) throws CorruptionException {
+        long offset = pageNo * bytes.length;
+        if (bytes[0] != type) {
+            throw new CorruptionException(path, offset, Code.BAD_LENGTH, "page " + pageNo + " has type " + bytes[0]
+                    + ", expected " + type);
+        }
+        int end = bytes.length - SSTableFormat.PAGE_CRC_BYTES;
+        int count = readInt(bytes, 1);
+        if (count < 0 || count > end / 3) {
+            throw new CorruptionException(path, offset, Code.BAD_LENGTH, "page " + pageNo + " claims " + count
+                    + " entries");
+        }
+        int[] index = new int[count * SLOTS];
+        int[] at = {SSTableFormat.PAGE_HEADER_BYTES};
+        String what = type == SSTableFormat.LEAF ? "leaf entry: " : "internal entry: ";
+        try {
+            for (int i = 0; i < count; i++) {
+                index[SLOTS * i] = at[0];
+                long keyLen;
+                long valueLen = 0;
+                if (type == SSTableFormat.LEAF) {
+                    at[0]++; // flags
+                    keyLen = varLong(bytes, at, end);
+                    valueLen = varLong(bytes, at, end);
+                    varLong(bytes, at, end); // sequence
+                } else {
+                    keyLen = varLong(bytes, at, end);
+                    varLong(bytes, at, end); // sequence
+                    varLong(bytes, at, end); // child
+                }
+                if (keyLen < 0 || valueLen < 0 || keyLen > end - at[0] || valueLen > end - at[0] - keyLen) {
+                    throw new IllegalArgumentException("length " + (keyLen + valueLen) + " runs past the end of the"
+                            + " page");
+                }
+                index[SLOTS * i + 1] = at[0];
+                index[SLOTS * i + 2] = (int) keyLen;
+                at[0] += (int) (keyLen + valueLen);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new CorruptionException(path, offset, Code.BAD_LENGTH, what + e.getMessage());
+        }
+        return new Page(bytes, type, index);
+    }
+
+    int count() {
+        return index.length / SLOTS;
+    }
+
+    /** Bytes this page costs in memory, for the block cache's bound and the pinned-index account. */
+    long weight() {
+        return bytes.length + 4L * index.length + OVERHEAD_BYTES;
+    }
+
+    /** Compares entry {@code i}'s internal key with ({@code key}, {@code sequence}), as {@link Entry#compare}. */
+    int compare(int i, byte[] key, long sequence) {
+        int keyAt = index[SLOTS * i + 1];
+        int c = Arrays.compareUnsigned(bytes, keyAt, keyAt + index[SLOTS * i + 2], key, 0, key.length);
+        return c != 0 ? c : Long.compare(sequence, sequence(i));
+    }
+
+    /** Whether entry {@code i}'s key is {@code key}. */
+    boolean keyEquals(int i, byte[] key) {
+        int keyAt = index[SLOTS * i + 1];
+        return Arrays.equals(bytes, keyAt, keyAt + index[SLOTS * i + 2], key, 0, key.length);
+    }
+
+    /** The first entry at or after ({@code key}, {@code sequence}), or {@link #count()} if none. */
+    int lowerBound(byte[] key, long sequence) {
+        int lo = 0;
+        int hi = count();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compare(mid, key, sequence) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /** The last entry at or before ({@code key}, {@code sequence}), or 0 if every entry is after it. */
+    int floor(byte[] key, long sequence) {
+        int i = lowerBound(key, sequence);
+        return i < count() && compare(i, key, sequence) == 0 ? i : Math.max(0, i - 1);
+    }
+
+    /** Internal page: the child page entry {@code i} points to. */
+    long child(int i) {
+        int[] at = {index[SLOTS * i]};
+        varLong(bytes, at, bytes.length);
+        varLong(bytes, at, bytes.length);
+        return varLong(bytes, at, bytes.length);
+    }
+
+    /** Leaf page: entry {@code i}, key and value copied out. */
+    Entry entry(int i) {
+        int start = index[SLOTS * i];
+        int keyAt = index[SLOTS * i + 1];
+        int keyLen = index[SLOTS * i + 2];
+        int[] at = {start + 1};
+        varLong(bytes, at, bytes.length);
+        int valueLen = (int) varLong(bytes, at, bytes.length);
+        long sequence = varLong(bytes, at, bytes.length);
+        boolean tombstone = (bytes[start] & 1) != 0;
+        byte[] key = Arrays.copyOfRange(bytes, keyAt, keyAt + keyLen);
+        byte[] value = Arrays.copyOfRange(bytes, keyAt + keyLen, keyAt + keyLen + valueLen);
+        return new Entry(key, sequence, tombstone, value);
+    }
+
+    private long sequence(int i) {
+        int[] at = {index[SLOTS * i]};
+        if (type == SSTableFormat.LEAF) {
+            at[0]++;
+            varLong(bytes, at, bytes.length);
+        }
+        varLong(bytes, at, bytes.length);
+        return varLong(bytes, at, bytes.length);
+    }
+
+    /** The page's bytes (shared, never to be modified). */
+    byte[] bytes() {
+        return bytes;
+    }
+
+    private static int readInt(byte[] b, int at) {
+        return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | b[at + 3] & 0xFF;
+    }
+
+    /** Reads the varlong at {@code at[0]}, before {@code end}, and moves {@code at[0]} past it. */
+    private static long varLong(byte[] b, int[] at, int end) {
+        long v = 0;
+        int p = at[0];
+        for (int shift = 0; shift < 64; shift += 7) {
+            if (p >= end) {
+                throw new IllegalArgumentException("varint runs past the end of the page");
+            }
+            byte x = b[p++];
+            v |= (long) (x & 0x7F) << shift;
+            if (x >= 0) {
+                at[0] = p;
+                return v;
+            }
+        }
+        throw new IllegalArgumentException("varint longer than 10 bytes");
+    }
+}
