@@ -10,6 +10,11 @@ import java.util.Arrays;
  * binary-searches the entries and compares keys in place, without decoding or copying the entries it passes.
  * Parsing checks that every entry's lengths stay inside the page, so later accesses need no bounds checks of
  * their own. Immutable (safe to share through the block cache and between threads).
+ *
+ * <p>The keys of one page, being sorted and close together, share a prefix (the common prefix of its first and
+ * last key). The index keeps, per entry, the 8 key bytes that follow that prefix as one unsigned number (zero
+ * padded): a search compares the target's prefix once, then mostly these numbers, and reads a whole key only
+ * where they tie. Numbers that differ order the keys as their bytes do.
  */
 final class Page {
     /** Per entry: the entry's first byte, its key's first byte, its key's length. */
@@ -20,11 +25,39 @@ final class Page {
     private final byte[] bytes;
     private final byte type;
     private final int[] index;
+    /** Length of the prefix every key of the page shares (stored at the first key). */
+    private final int prefixLen;
+    /** Per entry: the 8 key bytes after the shared prefix, big-endian, zero padded. */
+    private final long[] next8;
 
     private Page(byte[] bytes, byte type, int[] index) {
         this.bytes = bytes;
         this.type = type;
         this.index = index;
+        int n = index.length / SLOTS;
+        if (n == 0) {
+            prefixLen = 0;
+        } else {
+            int first = index[1];
+            int last = index[SLOTS * (n - 1) + 1];
+            int firstLen = index[2];
+            int lastLen = index[SLOTS * (n - 1) + 2];
+            int m = Arrays.mismatch(bytes, first, first + firstLen, bytes, last, last + lastLen);
+            prefixLen = m < 0 ? firstLen : m;
+        }
+        next8 = new long[n];
+        for (int i = 0; i < n; i++) {
+            next8[i] = next8(bytes, index[SLOTS * i + 1], index[SLOTS * i + 2], prefixLen);
+        }
+    }
+
+    /** The 8 bytes of the key at {@code keyAt} (of {@code keyLen} bytes) from {@code from} on, zero padded. */
+    private static long next8(byte[] b, int keyAt, int keyLen, int from) {
+        long v = 0;
+        for (int j = 0; j < 8; j++) {
+            v = v << 8 | (from + j < keyLen ? b[keyAt + from + j] & 0xFF : 0);
+        }
+        return v;
     }
 
     /**
@@ -83,7 +116,7 @@ final class Page {
 
     /** Bytes this page costs in memory, for the block cache's bound and the pinned-index account. */
     long weight() {
-        return bytes.length + 4L * index.length + OVERHEAD_BYTES;
+        return bytes.length + 4L * index.length + 8L * next8.length + OVERHEAD_BYTES;
     }
 
     /** Compares entry {@code i}'s internal key with ({@code key}, {@code sequence}), as {@link Entry#compare}. */
@@ -103,9 +136,22 @@ final class Page {
     int lowerBound(byte[] key, long sequence) {
         int lo = 0;
         int hi = count();
+        if (hi == 0) {
+            return 0;
+        }
+        int first = index[1];
+        int c = Arrays.compareUnsigned(bytes, first, first + prefixLen, key, 0, Math.min(prefixLen, key.length));
+        if (c != 0 || key.length < prefixLen) { // the target is outside the shared prefix: before or after all
+            return c < 0 ? hi : 0;
+        }
+        long target = next8(key, 0, key.length, prefixLen);
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (compare(mid, key, sequence) < 0) {
+            int d = Long.compareUnsigned(next8[mid], target);
+            if (d == 0) {
+                d = compare(mid, key, sequence);
+            }
+            if (d < 0) {
                 lo = mid + 1;
             } else {
                 hi = mid;

@@ -7,6 +7,7 @@ import io.lsmpolicies.lsm.CorruptionException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 /** The parsed page's in-place search, from literal pages, and its refusal of entries that run past the page. */
@@ -19,10 +20,14 @@ class PageTest {
 
     /** A 512-byte leaf holding {@code entries} (key, sequence) with a 3-byte value each; the CRC is not set. */
     private static byte[] leaf(Object... entries) {
-        ByteBuffer b = ByteBuffer.allocate(512);
+        return leaf(512, entries);
+    }
+
+    private static byte[] leaf(int pageSize, Object... entries) {
+        ByteBuffer b = ByteBuffer.allocate(pageSize);
         b.put(SSTableFormat.LEAF).putInt(entries.length / 2);
         for (int i = 0; i < entries.length; i += 2) {
-            byte[] key = k((String) entries[i]);
+            byte[] key = entries[i] instanceof byte[] raw ? raw : k((String) entries[i]);
             b.put((byte) 0);
             SSTableFormat.putVarLong(b, key.length);
             SSTableFormat.putVarLong(b, 3);
@@ -49,6 +54,54 @@ class PageTest {
         assertThat(p.keyEquals(2, k("b"))).isTrue();
         assertThat(p.keyEquals(2, k("bb"))).isFalse();
         assertThat(p.entry(3)).isEqualTo(Entry.put(k("b"), 2, new byte[] {1, 2, 3}));
+    }
+
+    /**
+     * Keys that share long prefixes, end inside the compared window, or hold zero bytes (which the window's
+     * padding also uses): the search agrees with a linear scan in the internal order for every target.
+     */
+    @Test
+    void searchAgreesWithALinearScanOnKeysWithSharedPrefixesAndZeroBytes() throws CorruptionException {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(11);
+        byte[] alphabet = {0, 1, 'a', (byte) 0x80, (byte) 0xFF};
+        for (int round = 0; round < 300; round++) {
+            byte[] shared = new byte[random.nextInt(12)];
+            for (int j = 0; j < shared.length; j++) {
+                shared[j] = alphabet[random.nextInt(alphabet.length)];
+            }
+            java.util.List<Entry> entries = new java.util.ArrayList<>();
+            int n = 1 + random.nextInt(40);
+            for (int i = 0; i < n; i++) {
+                byte[] key = Arrays.copyOf(shared, shared.length + random.nextInt(11));
+                for (int j = shared.length; j < key.length; j++) {
+                    key[j] = alphabet[random.nextInt(alphabet.length)];
+                }
+                entries.add(Entry.put(key, random.nextInt(4), new byte[3]));
+            }
+            entries.sort(Entry.ORDER);
+            entries = new java.util.ArrayList<>(new java.util.LinkedHashSet<>(entries));
+            Object[] literal = new Object[2 * entries.size()];
+            for (int i = 0; i < entries.size(); i++) {
+                literal[2 * i] = entries.get(i).key();
+                literal[2 * i + 1] = entries.get(i).sequence();
+            }
+            Page p = Page.parse(FILE, 0, SSTableFormat.LEAF, leaf(4096, literal));
+            for (int t = 0; t < 50; t++) {
+                byte[] target = t % 2 == 0 ? entries.get(random.nextInt(entries.size())).key()
+                        : Arrays.copyOf(shared, random.nextInt(shared.length + 12));
+                for (int j = shared.length; j < target.length && t % 2 == 1; j++) {
+                    target[j] = alphabet[random.nextInt(alphabet.length)];
+                }
+                long seq = random.nextInt(5);
+                int expected = 0;
+                while (expected < entries.size()
+                        && Entry.compare(entries.get(expected).key(), entries.get(expected).sequence(), target, seq) < 0) {
+                    expected++;
+                }
+                assertThat(p.lowerBound(target, seq)).as("round %d target %s@%d", round, Arrays.toString(target), seq)
+                        .isEqualTo(expected);
+            }
+        }
     }
 
     @Test
