@@ -257,7 +257,9 @@ public final class LsmStore implements Closeable {
         ctx.mutex().lock();
         try {
             ComponentSet set = ctx.manifest().current();
-            return ctx.stats().metrics(io, cache, ctx.tables().view().components(), set.tableCount(),
+            long pinned = ctx.tables().all().stream().filter(h -> !h.isVirtual())
+                    .mapToLong(h -> h.reader().pinnedBytes()).sum();
+            return ctx.stats().metrics(io, cache, pinned, ctx.tables().view().components(), set.tableCount(),
                     (int) set.levels().stream().flatMap(List::stream).filter(TableRecord::isVirtual).count());
         } finally {
             ctx.mutex().unlock();

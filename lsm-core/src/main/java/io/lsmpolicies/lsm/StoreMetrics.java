@@ -100,10 +100,13 @@ public record StoreMetrics(Writes writes, Flushes flushes, Merges merges, Reads 
     }
 
     /**
-     * @param hits   block cache hits
-     * @param misses block cache misses
+     * @param hits             block cache hits
+     * @param misses           block cache misses
+     * @param cachedBytes      bytes of leaf pages (with their parsed entry index) the block cache holds now
+     * @param pinnedIndexBytes bytes of internal (index) pages the open tables hold outside the cache, each parsed
+     *                         once on first use; Bloom filters, also held in memory, are not counted here
      */
-    public record Cache(long hits, long misses) {
+    public record Cache(long hits, long misses, long cachedBytes, long pinnedIndexBytes) {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);

@@ -188,10 +188,12 @@ final class StoreStatistics {
     }
 
     /**
-     * Every metric, with the file layer's {@code io} counters, the block cache's, and the current structure
-     * ({@code components}, {@code liveTables}, {@code virtualTables}). REQUIRES: the mutex.
+     * Every metric, with the file layer's {@code io} counters, the block cache's, the index bytes the open tables
+     * pin, and the current structure ({@code components}, {@code liveTables}, {@code virtualTables}). REQUIRES:
+     * the mutex.
      */
-    StoreMetrics metrics(IoStats io, BlockCache cache, int components, int liveTables, int virtualTables) {
+    StoreMetrics metrics(IoStats io, BlockCache cache, long pinnedIndexBytes, int components, int liveTables,
+            int virtualTables) {
         assert mutex.held();
         Map<String, Long> written = new LinkedHashMap<>();
         Map<String, Long> read = new LinkedHashMap<>();
@@ -215,6 +217,7 @@ final class StoreStatistics {
                         flushes == 0 ? 0.0 : (double) componentSum / flushes,
                         Double.longBitsToDouble(transientMaxBits.get())),
                 new StoreMetrics.Tables(components, liveTables, virtualTables, diskBytes.get()),
-                new StoreMetrics.Io(written, read), new StoreMetrics.Cache(cache.hits(), cache.misses()));
+                new StoreMetrics.Io(written, read),
+                new StoreMetrics.Cache(cache.hits(), cache.misses(), cache.weightedBytes(), pinnedIndexBytes));
     }
 }
