@@ -87,7 +87,7 @@ final class FlushJob {
 
     /** {@link MergeOrder#FLUSH_THEN_MERGE}: one level-0 table, then the policy is told and merges start. */
     private void flushToTable(LiveMemTable m, long flushIndex, long start) throws IOException {
-        List<TableRecord> out = ctx.builder().write(ctx.builder().flushEntries(m),
+        List<TableRecord> out = ctx.builder().write(ctx.builder().flushEntries(m), ctx.builder().optionsFor(m),
                 OutputCutter.of(OutputCut.SINGLE_FILE), 0, IoCause.FLUSH, flushIndex, flushIndex, oldestTombstone(m),
                 true);
         ctx.syncDirectory();
@@ -201,7 +201,7 @@ final class FlushJob {
                 dataBytes[0] += e.key().length + e.value().length;
                 return e;
             }
-        }, ctx.options().sstable());
+        }, ctx.builder().optionsFor(m));
         FlushPlanner.Plan plan;
         Set<Long> planned = new HashSet<>();
         ctx.mutex().lock();

@@ -3,6 +3,7 @@ package io.lsmpolicies.lsm;
 import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.IoCause;
 import io.lsmpolicies.lsm.manifest.Manifest;
+import io.lsmpolicies.lsm.memtable.MemTable;
 import io.lsmpolicies.lsm.manifest.TableRecord;
 import io.lsmpolicies.lsm.merge.MergingIterator;
 import io.lsmpolicies.lsm.merge.VersionCollapse;
@@ -47,6 +48,12 @@ final class TableBuilder {
         this.snapshots = snapshots;
     }
 
+    /** The options for a table written from {@code mem}: the page size fitted to its entries. */
+    SSTableOptions optionsFor(LiveMemTable mem) {
+        MemTable t = mem.table();
+        return sstable.fittedTo(t.size(), t.bytes() - (long) MemTable.ENTRY_OVERHEAD_BYTES * t.size());
+    }
+
     /** What a flush of {@code mem} writes: its entries with the versions no live snapshot needs dropped. */
     Iterator<Entry> flushEntries(LiveMemTable mem) {
         return new VersionCollapse(mem.table().iterator(), snapshots.sequences(), false);
@@ -56,11 +63,12 @@ final class TableBuilder {
      * Writes {@code entries} as SSTables of {@code level}, cut as {@code cutter} says (never between two versions of
      * one key).
      *
+     * @param options the tables' options ({@link #optionsFor})
      * @param flushed whether a flush writes them (their bytes count as flushed)
      * @return the new tables; empty if {@code entries} was empty
      */
-    List<TableRecord> write(Iterator<Entry> entries, OutputCutter cutter, int level, IoCause cause, long minFlush,
-            long maxFlush, long oldestTombstone, boolean flushed) throws IOException {
+    List<TableRecord> write(Iterator<Entry> entries, SSTableOptions options, OutputCutter cutter, int level,
+            IoCause cause, long minFlush, long maxFlush, long oldestTombstone, boolean flushed) throws IOException {
         List<TableRecord> out = new ArrayList<>();
         SSTableWriter writer = null;
         long number = 0;
@@ -75,7 +83,7 @@ final class TableBuilder {
                 }
                 if (writer == null) {
                     number = manifest.newFileNumber();
-                    writer = SSTableWriter.create(files, cause, tables.tablePath(number), sstable, minFlush, maxFlush,
+                    writer = SSTableWriter.create(files, cause, tables.tablePath(number), options, minFlush, maxFlush,
                             System.currentTimeMillis());
                 }
                 writer.add(e);
@@ -125,7 +133,12 @@ final class TableBuilder {
             long minFlush = Long.MAX_VALUE;
             long maxFlush = Long.MIN_VALUE;
             long oldestTombstone = Long.MAX_VALUE;
+            long entries = 0;
+            long dataBytes = 0;
             if (mem != null) {
+                MemTable t = mem.table();
+                entries += t.size();
+                dataBytes += t.bytes() - (long) MemTable.ENTRY_OVERHEAD_BYTES * t.size();
                 sources.add(mem.table().iterator());
                 minFlush = memFlushIndex;
                 maxFlush = memFlushIndex;
@@ -138,11 +151,13 @@ final class TableBuilder {
                 minFlush = Math.min(minFlush, h.record().minFlushIndex());
                 maxFlush = Math.max(maxFlush, h.record().maxFlushIndex());
                 oldestTombstone = Math.min(oldestTombstone, h.record().oldestTombstoneMillis());
+                entries += h.record().entries();
+                dataBytes += h.record().dataBytes();
             }
             Iterator<Entry> merged = new VersionCollapse(new MergingIterator(sources), snapshots.sequences(),
                     bottommost);
             try {
-                return write(merged, cutter, level, inputs.isEmpty() ? IoCause.FLUSH : IoCause.MERGE, minFlush,
+                return write(merged, sstable.fittedTo(entries, dataBytes), cutter, level, inputs.isEmpty() ? IoCause.FLUSH : IoCause.MERGE, minFlush,
                         maxFlush, oldestTombstone, false);
             } catch (UncheckedIOException e) {
                 throw e.getCause();

@@ -3,13 +3,57 @@ package io.lsmpolicies.lsm.sstable;
 /**
  * How SSTables are written.
  *
- * @param pageSize        bytes per page: a power of two in [512, 1 MiB]; default 4 KiB
+ * <p>A page holds whole entries, so entries that are large against the page leave its end unused: 1 KB
+ * entries fill a 4 KiB page to 76 %. With {@code fitPageSize}, each table's page size is fitted to the mean
+ * size of the entries it is written from ({@link #fittedTo}): the smallest power of two from {@code pageSize}
+ * up to {@link #MAX_FITTED_PAGE_SIZE} that whole entries of that size fill to at least {@link #TARGET_FILL}.
+ * The page size is recorded in each table, so tables of different page sizes are read alike.
+ *
+ * @param pageSize        bytes per page: a power of two in [512, 1 MiB]; default 4 KiB. With
+ *                        {@code fitPageSize}, the smallest page size
  * @param bloomBitsPerKey Bloom filter bits per key in [1, 64]; default 10
+ * @param fitPageSize     whether each table's page size is fitted to its entries; default true. The
+ *                        two-argument constructor (an explicit page size) says false
  */
-public record SSTableOptions(int pageSize, int bloomBitsPerKey) {
-    /** 4 KiB pages, 10 bits per key. */
+public record SSTableOptions(int pageSize, int bloomBitsPerKey, boolean fitPageSize) {
+    /** 4 KiB pages, larger for large entries; 10 bits per key. */
     public static final SSTableOptions DEFAULT =
-            new SSTableOptions(SSTableFormat.DEFAULT_PAGE_SIZE, BloomFilter.DEFAULT_BITS_PER_KEY);
+            new SSTableOptions(SSTableFormat.DEFAULT_PAGE_SIZE, BloomFilter.DEFAULT_BITS_PER_KEY, true);
+    /** The least share of a fitted page that whole entries of the mean size fill. */
+    public static final double TARGET_FILL = 0.9;
+    /** The largest page size fitting chooses. */
+    public static final int MAX_FITTED_PAGE_SIZE = 64 * 1024;
+    /** Bytes of a leaf entry's encoding beyond its key and value (flags and lengths; sequences of 4 bytes). */
+    private static final int ENTRY_ENCODING_BYTES = 8;
+
+    /** Pages of exactly {@code pageSize} bytes. */
+    public SSTableOptions(int pageSize, int bloomBitsPerKey) {
+        this(pageSize, bloomBitsPerKey, false);
+    }
+
+    /**
+     * The options for one table of {@code entries} entries holding {@code dataBytes} key and value bytes: these
+     * options if the page size is not fitted or nothing is known; otherwise an exact page size, the smallest
+     * power of two in [{@code pageSize}, {@link #MAX_FITTED_PAGE_SIZE}] that whole entries of the mean size fill
+     * to {@link #TARGET_FILL} (the largest if none does).
+     */
+    public SSTableOptions fittedTo(long entries, long dataBytes) {
+        if (!fitPageSize || entries <= 0 || dataBytes < 0) {
+            return this;
+        }
+        double entry = (double) dataBytes / entries + ENTRY_ENCODING_BYTES;
+        int size = pageSize;
+        while (size < MAX_FITTED_PAGE_SIZE && fill(size, entry) < TARGET_FILL) {
+            size *= 2;
+        }
+        return new SSTableOptions(Math.max(size, pageSize), bloomBitsPerKey, false);
+    }
+
+    /** The share of a page of {@code size} bytes that whole entries of {@code entry} bytes fill. */
+    static double fill(int size, double entry) {
+        double usable = SSTableFormat.maxEntryBytes(size);
+        return Math.floor(usable / entry) * entry / size;
+    }
 
     public SSTableOptions {
         if (pageSize < SSTableFormat.MIN_PAGE_SIZE || pageSize > SSTableFormat.MAX_PAGE_SIZE

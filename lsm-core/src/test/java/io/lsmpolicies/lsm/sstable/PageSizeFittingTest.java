@@ -1,0 +1,81 @@
+package io.lsmpolicies.lsm.sstable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.lsmpolicies.lsm.LsmStore;
+import io.lsmpolicies.lsm.StoreOptions;
+import io.lsmpolicies.lsm.wal.SyncMode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Page sizes fitted to the entries: fuller pages for large entries, exact sizes where the user gave one. */
+class PageSizeFittingTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void theSmallestPowerOfTwoThatWholeEntriesFillToNinetyPercent() {
+        SSTableOptions d = SSTableOptions.DEFAULT;
+        // 1 KB values, 23-byte YCSB keys: 76 % of 4 KiB, 88 % of 8 KiB, 94 % of 16 KiB.
+        assertThat(d.fittedTo(1000, 1000 * 1023L).pageSize()).isEqualTo(16 * 1024);
+        assertThat(SSTableOptions.fill(4096, 1031)).isBetween(0.75, 0.76);
+        assertThat(SSTableOptions.fill(16384, 1031)).isGreaterThanOrEqualTo(SSTableOptions.TARGET_FILL);
+        // 100-byte values already fill 4 KiB pages.
+        assertThat(d.fittedTo(1000, 1000 * 123L).pageSize()).isEqualTo(4096);
+        // An entry too large for the largest fitted page: the largest.
+        assertThat(d.fittedTo(10, 10 * 40_000L).pageSize()).isEqualTo(SSTableOptions.MAX_FITTED_PAGE_SIZE);
+        // Nothing known, or an explicit size: unchanged.
+        assertThat(d.fittedTo(0, 0)).isEqualTo(d);
+        SSTableOptions exact = new SSTableOptions(4096, 10);
+        assertThat(exact.fitPageSize()).isFalse();
+        assertThat(exact.fittedTo(1000, 1000 * 1023L)).isSameAs(exact);
+        // Fitting never goes below the given size, and keeps the Bloom filter setting.
+        SSTableOptions big = new SSTableOptions(65536, 7, true).fittedTo(1000, 1000 * 123L);
+        assertThat(big.pageSize()).isEqualTo(65536);
+        assertThat(big.bloomBitsPerKey()).isEqualTo(7);
+    }
+
+    private static List<Integer> pageSizes(Path store) throws IOException {
+        List<Integer> sizes = new ArrayList<>();
+        try (Stream<Path> files = Files.list(store)) {
+            for (Path p : (Iterable<Path>) files.filter(f -> f.toString().endsWith(".sst")).sorted()::iterator) {
+                try (SSTableReader r = SSTableReader.open(p)) {
+                    sizes.add(r.pageSize());
+                }
+            }
+        }
+        return sizes;
+    }
+
+    private static long load(Path store, SSTableOptions sstable) throws IOException {
+        StoreOptions options = StoreOptions.builder().memtableBytes(256 * 1024).walMode(SyncMode.ASYNC)
+                .policy("binomial:k=3").sstable(sstable).build();
+        try (LsmStore s = LsmStore.open(store, options)) {
+            for (int i = 0; i < 2000; i++) {
+                s.put(String.format("user%019d", (i * 7919L) % 2000).getBytes(StandardCharsets.UTF_8), new byte[1000]);
+            }
+            s.flush();
+            s.awaitMerges();
+            for (int i = 0; i < 2000; i += 13) {
+                assertThat(s.get(String.format("user%019d", i).getBytes(StandardCharsets.UTF_8))).hasSize(1000);
+            }
+            return s.metrics().tables().diskBytes();
+        }
+    }
+
+    @Test
+    void aStoreOfLargeValuesWritesFullerPagesByDefaultAndExactPagesWhenTold() throws IOException {
+        long fitted = load(dir.resolve("fitted"), SSTableOptions.DEFAULT);
+        long exact = load(dir.resolve("exact"), new SSTableOptions(4096, 10));
+        assertThat(pageSizes(dir.resolve("fitted"))).isNotEmpty().containsOnly(16 * 1024);
+        assertThat(pageSizes(dir.resolve("exact"))).isNotEmpty().containsOnly(4096);
+        assertThat((double) fitted / exact).as("bytes on disk, fitted over 4 KiB pages").isLessThan(0.85);
+    }
+}
