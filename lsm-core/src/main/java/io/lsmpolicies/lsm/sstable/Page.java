@@ -23,6 +23,9 @@ final class Page {
     private static final int OVERHEAD_BYTES = 64;
 
     private final byte[] bytes;
+    /** Where the page's entries end (its checksum's first byte) in {@link #bytes}. */
+    private final int limit;
+    private final int pageSize;
     private final byte type;
     private final int[] index;
     /** Length of the prefix every key of the page shares (stored at the first key). */
@@ -30,8 +33,10 @@ final class Page {
     /** Per entry: the 8 key bytes after the shared prefix, big-endian, zero padded. */
     private final long[] next8;
 
-    private Page(byte[] bytes, byte type, int[] index) {
+    private Page(byte[] bytes, int at, int pageSize, byte type, int[] index) {
         this.bytes = bytes;
+        this.limit = at + pageSize - SSTableFormat.PAGE_CRC_BYTES;
+        this.pageSize = pageSize;
         this.type = type;
         this.index = index;
         int n = index.length / SLOTS;
@@ -67,47 +72,56 @@ final class Page {
      *                             page
      */
     static Page parse(Path path, long pageNo, byte type, byte[] bytes) throws CorruptionException {
-        long offset = pageNo * bytes.length;
-        if (bytes[0] != type) {
-            throw new CorruptionException(path, offset, Code.BAD_LENGTH, "page " + pageNo + " has type " + bytes[0]
+        return parse(path, pageNo, type, bytes, 0, bytes.length);
+    }
+
+    /**
+     * As {@link #parse(Path, long, byte, byte[])}, for the page in {@code bytes[at, at + pageSize)} (a page of a
+     * larger read, used in place; the page keeps {@code bytes}, which must not change while it is used).
+     */
+    static Page parse(Path path, long pageNo, byte type, byte[] bytes, int at, int pageSize)
+            throws CorruptionException {
+        long offset = pageNo * pageSize;
+        if (bytes[at] != type) {
+            throw new CorruptionException(path, offset, Code.BAD_LENGTH, "page " + pageNo + " has type " + bytes[at]
                     + ", expected " + type);
         }
-        int end = bytes.length - SSTableFormat.PAGE_CRC_BYTES;
-        int count = readInt(bytes, 1);
-        if (count < 0 || count > end / 3) {
+        int end = at + pageSize - SSTableFormat.PAGE_CRC_BYTES;
+        int count = readInt(bytes, at + 1);
+        if (count < 0 || count > pageSize / 3) {
             throw new CorruptionException(path, offset, Code.BAD_LENGTH, "page " + pageNo + " claims " + count
                     + " entries");
         }
         int[] index = new int[count * SLOTS];
-        int[] at = {SSTableFormat.PAGE_HEADER_BYTES};
+        int[] pos = {at + SSTableFormat.PAGE_HEADER_BYTES};
         String what = type == SSTableFormat.LEAF ? "leaf entry: " : "internal entry: ";
         try {
             for (int i = 0; i < count; i++) {
-                index[SLOTS * i] = at[0];
+                index[SLOTS * i] = pos[0];
                 long keyLen;
                 long valueLen = 0;
                 if (type == SSTableFormat.LEAF) {
-                    at[0]++; // flags
-                    keyLen = varLong(bytes, at, end);
-                    valueLen = varLong(bytes, at, end);
-                    varLong(bytes, at, end); // sequence
+                    pos[0]++; // flags
+                    keyLen = varLong(bytes, pos, end);
+                    valueLen = varLong(bytes, pos, end);
+                    varLong(bytes, pos, end); // sequence
                 } else {
-                    keyLen = varLong(bytes, at, end);
-                    varLong(bytes, at, end); // sequence
-                    varLong(bytes, at, end); // child
+                    keyLen = varLong(bytes, pos, end);
+                    varLong(bytes, pos, end); // sequence
+                    varLong(bytes, pos, end); // child
                 }
-                if (keyLen < 0 || valueLen < 0 || keyLen > end - at[0] || valueLen > end - at[0] - keyLen) {
+                if (keyLen < 0 || valueLen < 0 || keyLen > end - pos[0] || valueLen > end - pos[0] - keyLen) {
                     throw new IllegalArgumentException("length " + (keyLen + valueLen) + " runs past the end of the"
                             + " page");
                 }
-                index[SLOTS * i + 1] = at[0];
+                index[SLOTS * i + 1] = pos[0];
                 index[SLOTS * i + 2] = (int) keyLen;
-                at[0] += (int) (keyLen + valueLen);
+                pos[0] += (int) (keyLen + valueLen);
             }
         } catch (IllegalArgumentException e) {
             throw new CorruptionException(path, offset, Code.BAD_LENGTH, what + e.getMessage());
         }
-        return new Page(bytes, type, index);
+        return new Page(bytes, at, pageSize, type, index);
     }
 
     int count() {
@@ -116,7 +130,7 @@ final class Page {
 
     /** Bytes this page costs in memory, for the block cache's bound and the pinned-index account. */
     long weight() {
-        return bytes.length + 4L * index.length + 8L * next8.length + OVERHEAD_BYTES;
+        return pageSize + 4L * index.length + 8L * next8.length + OVERHEAD_BYTES;
     }
 
     /** Compares entry {@code i}'s internal key with ({@code key}, {@code sequence}), as {@link Entry#compare}. */
@@ -169,9 +183,9 @@ final class Page {
     /** Internal page: the child page entry {@code i} points to. */
     long child(int i) {
         int[] at = {index[SLOTS * i]};
-        varLong(bytes, at, bytes.length);
-        varLong(bytes, at, bytes.length);
-        return varLong(bytes, at, bytes.length);
+        varLong(bytes, at, limit);
+        varLong(bytes, at, limit);
+        return varLong(bytes, at, limit);
     }
 
     /** Leaf page: entry {@code i}, key and value copied out. */
@@ -180,9 +194,9 @@ final class Page {
         int keyAt = index[SLOTS * i + 1];
         int keyLen = index[SLOTS * i + 2];
         int[] at = {start + 1};
-        varLong(bytes, at, bytes.length);
-        int valueLen = (int) varLong(bytes, at, bytes.length);
-        long sequence = varLong(bytes, at, bytes.length);
+        varLong(bytes, at, limit);
+        int valueLen = (int) varLong(bytes, at, limit);
+        long sequence = varLong(bytes, at, limit);
         boolean tombstone = (bytes[start] & 1) != 0;
         byte[] key = Arrays.copyOfRange(bytes, keyAt, keyAt + keyLen);
         byte[] value = Arrays.copyOfRange(bytes, keyAt + keyLen, keyAt + keyLen + valueLen);
@@ -193,15 +207,10 @@ final class Page {
         int[] at = {index[SLOTS * i]};
         if (type == SSTableFormat.LEAF) {
             at[0]++;
-            varLong(bytes, at, bytes.length);
+            varLong(bytes, at, limit);
         }
-        varLong(bytes, at, bytes.length);
-        return varLong(bytes, at, bytes.length);
-    }
-
-    /** The page's bytes (shared, never to be modified). */
-    byte[] bytes() {
-        return bytes;
+        varLong(bytes, at, limit);
+        return varLong(bytes, at, limit);
     }
 
     private static int readInt(byte[] b, int at) {

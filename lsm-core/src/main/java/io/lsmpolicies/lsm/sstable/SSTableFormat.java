@@ -43,9 +43,16 @@ final class SSTableFormat {
 
     /** CRC of page {@code pageNo} held in {@code page} (position 0, pageSize bytes). */
     static int pageCrc(long pageNo, byte[] page) {
+        return pageCrc(pageNo, page, 0, page.length);
+    }
+
+    /** CRC of page {@code pageNo} held in {@code bytes[at, at + pageSize)}. */
+    static int pageCrc(long pageNo, byte[] bytes, int at, int pageSize) {
         CRC32C c = new CRC32C();
-        c.update(ByteBuffer.allocate(8).putLong(pageNo).array());
-        c.update(page, 0, page.length - PAGE_CRC_BYTES);
+        for (int shift = 56; shift >= 0; shift -= 8) {
+            c.update((int) (pageNo >>> shift));
+        }
+        c.update(bytes, at, pageSize - PAGE_CRC_BYTES);
         return (int) c.getValue();
     }
 

@@ -251,18 +251,24 @@ public final class SSTableReader implements Closeable {
             index = 0;
         }
 
-        /** The current leaf from the read-ahead chunk, reading the next chunk when it is past the end. */
+        /**
+         * The current leaf, parsed in place in the read-ahead chunk; reads the next chunk into the same buffer
+         * when the leaf is past the end (the pages of the previous chunk are no longer in use then: a cursor
+         * holds only its current page, and entries are copied out of it).
+         */
         private Page readAhead() throws IOException {
             if (chunk == null || leaf < chunkStart || leaf >= chunkStart + chunkPages) {
                 chunkStart = leaf;
                 chunkPages = (int) Math.min(readAheadPages, leafPages - leaf);
-                chunk = read(leaf * pageSize, chunkPages * pageSize).array();
+                if (chunk == null) {
+                    chunk = new byte[readAheadPages * pageSize];
+                }
+                readFully(ByteBuffer.wrap(chunk, 0, chunkPages * pageSize), leaf * pageSize);
                 pagesRead.addAndGet(chunkPages);
             }
             int from = (int) (leaf - chunkStart) * pageSize;
-            byte[] bytes = Arrays.copyOfRange(chunk, from, from + pageSize);
-            verifyChecksum(leaf, bytes);
-            return Page.parse(path, leaf, SSTableFormat.LEAF, bytes);
+            verifyChecksum(leaf, chunk, from);
+            return Page.parse(path, leaf, SSTableFormat.LEAF, chunk, from, pageSize);
         }
 
         private void advance() throws IOException {
@@ -369,8 +375,15 @@ public final class SSTableReader implements Closeable {
     }
 
     private void verifyChecksum(long pageNo, byte[] bytes) throws CorruptionException {
-        if (ByteBuffer.wrap(bytes).getInt(pageSize - SSTableFormat.PAGE_CRC_BYTES)
-                != SSTableFormat.pageCrc(pageNo, bytes)) {
+        verifyChecksum(pageNo, bytes, 0);
+    }
+
+    /** Checks page {@code pageNo}, held in {@code bytes[at, at + pageSize)}, against its checksum. */
+    private void verifyChecksum(long pageNo, byte[] bytes, int at) throws CorruptionException {
+        int crcAt = at + pageSize - SSTableFormat.PAGE_CRC_BYTES;
+        int stored = (bytes[crcAt] & 0xFF) << 24 | (bytes[crcAt + 1] & 0xFF) << 16 | (bytes[crcAt + 2] & 0xFF) << 8
+                | bytes[crcAt + 3] & 0xFF;
+        if (stored != SSTableFormat.pageCrc(pageNo, bytes, at, pageSize)) {
             throw new CorruptionException(path, pageNo * pageSize, Code.CHECKSUM_MISMATCH,
                     "page " + pageNo + " checksum mismatch");
         }
@@ -378,13 +391,20 @@ public final class SSTableReader implements Closeable {
 
     private ByteBuffer read(long at, int length) throws IOException {
         ByteBuffer b = ByteBuffer.allocate(length);
+        readFully(b, at);
+        return b.flip();
+    }
+
+    /** Fills {@code b} (from its position to its limit) with the file's bytes from offset {@code at}. */
+    private void readFully(ByteBuffer b, long at) throws IOException {
+        int start = b.position();
+        int length = b.remaining();
         while (b.hasRemaining()) {
-            if (channel.read(b, at + b.position()) < 0) {
+            if (channel.read(b, at + b.position() - start) < 0) {
                 throw new CorruptionException(path, at, Code.BAD_LENGTH, "file ends inside a " + length
                         + "-byte read");
             }
         }
-        return b.flip();
     }
 
     public Path path() {
