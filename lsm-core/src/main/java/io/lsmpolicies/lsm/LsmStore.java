@@ -87,7 +87,8 @@ public final class LsmStore implements Closeable {
         StoreEvents events = new StoreEvents(EventLog.open(dir, readOnly ? 0 : options.eventLogBytes()));
         this.ctx = new StoreContext(dir, options, options.policy(), files, manifest, mutex,
                 new RunState(dir, readOnly, mutex, events), stats, tables,
-                new TableBuilder(files, tables, options.sstable(), manifest, stats, snapshots), snapshots, events);
+                new TableBuilder(files, tables, options.sstable(), options.memtableBytes(), manifest, stats, snapshots),
+                snapshots, events);
         this.flusher = DaemonThreads.pool("lsm-flush", 1);
         this.mergers = DaemonThreads.pool("lsm-merge", options.mergeThreads());
         this.scheduler = new MergeScheduler(ctx, mergers, options.policy().initialState());

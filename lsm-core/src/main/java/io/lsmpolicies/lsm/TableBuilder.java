@@ -34,15 +34,18 @@ final class TableBuilder {
     private final FileLayer files;
     private final TableSet tables;
     private final SSTableOptions sstable;
+    /** The MemTable budget: the size of a flush, which bounds fitted page sizes. */
+    private final long flushBytes;
     private final Manifest manifest;
     private final StoreStatistics stats;
     private final Snapshots snapshots;
 
-    TableBuilder(FileLayer files, TableSet tables, SSTableOptions sstable, Manifest manifest, StoreStatistics stats,
-            Snapshots snapshots) {
+    TableBuilder(FileLayer files, TableSet tables, SSTableOptions sstable, long flushBytes, Manifest manifest,
+            StoreStatistics stats, Snapshots snapshots) {
         this.files = files;
         this.tables = tables;
         this.sstable = sstable;
+        this.flushBytes = flushBytes;
         this.manifest = manifest;
         this.stats = stats;
         this.snapshots = snapshots;
@@ -51,7 +54,7 @@ final class TableBuilder {
     /** The options for a table written from {@code mem}: the page size fitted to its entries. */
     SSTableOptions optionsFor(LiveMemTable mem) {
         MemTable t = mem.table();
-        return sstable.fittedTo(t.size(), t.bytes() - (long) MemTable.ENTRY_OVERHEAD_BYTES * t.size());
+        return sstable.fittedTo(t.size(), t.bytes() - (long) MemTable.ENTRY_OVERHEAD_BYTES * t.size(), flushBytes);
     }
 
     /** What a flush of {@code mem} writes: its entries with the versions no live snapshot needs dropped. */
@@ -157,8 +160,8 @@ final class TableBuilder {
             Iterator<Entry> merged = new VersionCollapse(new MergingIterator(sources), snapshots.sequences(),
                     bottommost);
             try {
-                return write(merged, sstable.fittedTo(entries, dataBytes), cutter, level, inputs.isEmpty() ? IoCause.FLUSH : IoCause.MERGE, minFlush,
-                        maxFlush, oldestTombstone, false);
+                return write(merged, sstable.fittedTo(entries, dataBytes, flushBytes), cutter, level,
+                        inputs.isEmpty() ? IoCause.FLUSH : IoCause.MERGE, minFlush, maxFlush, oldestTombstone, false);
             } catch (UncheckedIOException e) {
                 throw e.getCause();
             }

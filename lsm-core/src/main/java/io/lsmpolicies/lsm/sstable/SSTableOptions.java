@@ -7,8 +7,10 @@ package io.lsmpolicies.lsm.sstable;
  * entries fill a 4 KiB page to 76 %. With {@code fitPageSize}, each table's page size is fitted to the mean
  * size of the entries it is written from ({@link #fittedTo}): the smallest power of two from {@code pageSize}
  * up to {@link #MAX_FITTED_PAGE_SIZE} that whole entries of that size fill to at least {@link #TARGET_FILL},
- * as long as the table's data spans at least {@link #MIN_FITTED_PAGES} such pages (a table's Bloom filter,
- * metadata and trailer take whole pages too, which a small table would pay for in padding).
+ * as long as a flush's data spans at least {@link #MIN_FITTED_PAGES} such pages (a table's Bloom filter,
+ * metadata and index levels take whole pages too, which a small table would pay for in padding). The bound
+ * is the flush's, not the table's, so that the flushes and merges of one store use one page size, and a
+ * merge's output takes about the bytes of its inputs.
  * The page size is recorded in each table, so tables of different page sizes are read alike.
  *
  * @param pageSize        bytes per page: a power of two in [512, 1 MiB]; default 4 KiB. With
@@ -23,7 +25,7 @@ public record SSTableOptions(int pageSize, int bloomBitsPerKey, boolean fitPageS
             new SSTableOptions(SSTableFormat.DEFAULT_PAGE_SIZE, BloomFilter.DEFAULT_BITS_PER_KEY, true);
     /** The least share of a fitted page that whole entries of the mean size fill. */
     public static final double TARGET_FILL = 0.9;
-    /** A fitted page size is at most the table's key and value bytes over this. */
+    /** A fitted page size is at most the bytes of a flush over this. */
     public static final int MIN_FITTED_PAGES = 64;
     /** The largest page size fitting chooses. */
     public static final int MAX_FITTED_PAGE_SIZE = 64 * 1024;
@@ -36,20 +38,20 @@ public record SSTableOptions(int pageSize, int bloomBitsPerKey, boolean fitPageS
     }
 
     /**
-     * The options for one table of {@code entries} entries holding {@code dataBytes} key and value bytes: these
-     * options if the page size is not fitted or nothing is known; otherwise an exact page size, the smallest
-     * power of two in [{@code pageSize}, {@link #MAX_FITTED_PAGE_SIZE}] that whole entries of the mean size fill
-     * to {@link #TARGET_FILL} (the largest if none does), but no larger than {@code dataBytes /}
-     * {@link #MIN_FITTED_PAGES}.
+     * The options for one table of {@code entries} entries holding {@code dataBytes} key and value bytes, in a
+     * store whose flushes write {@code flushBytes}: these options if the page size is not fitted or nothing is
+     * known; otherwise an exact page size, the smallest power of two in [{@code pageSize},
+     * {@link #MAX_FITTED_PAGE_SIZE}] that whole entries of the mean size fill to {@link #TARGET_FILL} (the
+     * largest if none does), but no larger than {@code flushBytes /} {@link #MIN_FITTED_PAGES}.
      */
-    public SSTableOptions fittedTo(long entries, long dataBytes) {
+    public SSTableOptions fittedTo(long entries, long dataBytes, long flushBytes) {
         if (!fitPageSize || entries <= 0 || dataBytes < 0) {
             return this;
         }
         double entry = (double) dataBytes / entries + ENTRY_ENCODING_BYTES;
         int size = pageSize;
         while (size < MAX_FITTED_PAGE_SIZE && fill(size, entry) < TARGET_FILL
-                && 2L * size * MIN_FITTED_PAGES <= dataBytes) {
+                && 2L * size * MIN_FITTED_PAGES <= flushBytes) {
             size *= 2;
         }
         return new SSTableOptions(Math.max(size, pageSize), bloomBitsPerKey, false);

@@ -24,23 +24,25 @@ class PageSizeFittingTest {
     void theSmallestPowerOfTwoThatWholeEntriesFillToNinetyPercent() {
         SSTableOptions d = SSTableOptions.DEFAULT;
         // 1 KB values, 23-byte YCSB keys: 76 % of 4 KiB, 88 % of 8 KiB, 94 % of 16 KiB.
-        assertThat(d.fittedTo(10_000, 10_000 * 1023L).pageSize()).isEqualTo(16 * 1024);
-        // ... unless the table is too small to span 64 such pages: its filter and metadata pages would be padding.
-        assertThat(d.fittedTo(1000, 1000 * 1023L).pageSize()).as("1 MB of data: at most 16 KiB / 2").isEqualTo(8192);
-        assertThat(d.fittedTo(60, 60 * 1023L).pageSize()).as("a 64 KB MemTable's flush").isEqualTo(4096);
+        assertThat(d.fittedTo(10_000, 10_000 * 1023L, 4L << 20).pageSize()).isEqualTo(16 * 1024);
+        // ... unless a flush is too small to span 64 such pages: its filter and metadata pages would be padding.
+        // The bound is the flush's, so a small table of a store with large flushes gets the store's size.
+        assertThat(d.fittedTo(60, 60 * 1023L, 4L << 20).pageSize()).isEqualTo(16 * 1024);
+        assertThat(d.fittedTo(10_000, 10_000 * 1023L, 512 * 1024).pageSize()).as("512 KiB flushes").isEqualTo(8192);
+        assertThat(d.fittedTo(60, 60 * 1023L, 64 * 1024).pageSize()).as("64 KiB flushes").isEqualTo(4096);
         assertThat(SSTableOptions.fill(4096, 1031)).isBetween(0.75, 0.76);
         assertThat(SSTableOptions.fill(16384, 1031)).isGreaterThanOrEqualTo(SSTableOptions.TARGET_FILL);
         // 100-byte values already fill 4 KiB pages.
-        assertThat(d.fittedTo(100_000, 100_000 * 123L).pageSize()).isEqualTo(4096);
+        assertThat(d.fittedTo(100_000, 100_000 * 123L, 4L << 20).pageSize()).isEqualTo(4096);
         // An entry too large for the largest fitted page: the largest.
-        assertThat(d.fittedTo(1000, 1000 * 40_000L).pageSize()).isEqualTo(SSTableOptions.MAX_FITTED_PAGE_SIZE);
+        assertThat(d.fittedTo(1000, 1000 * 40_000L, 64L << 20).pageSize()).isEqualTo(SSTableOptions.MAX_FITTED_PAGE_SIZE);
         // Nothing known, or an explicit size: unchanged.
-        assertThat(d.fittedTo(0, 0)).isEqualTo(d);
+        assertThat(d.fittedTo(0, 0, 4L << 20)).isEqualTo(d);
         SSTableOptions exact = new SSTableOptions(4096, 10);
         assertThat(exact.fitPageSize()).isFalse();
-        assertThat(exact.fittedTo(10_000, 10_000 * 1023L)).isSameAs(exact);
+        assertThat(exact.fittedTo(10_000, 10_000 * 1023L, 4L << 20)).isSameAs(exact);
         // Fitting never goes below the given size, and keeps the Bloom filter setting.
-        SSTableOptions big = new SSTableOptions(65536, 7, true).fittedTo(100_000, 100_000 * 123L);
+        SSTableOptions big = new SSTableOptions(65536, 7, true).fittedTo(100_000, 100_000 * 123L, 4L << 20);
         assertThat(big.pageSize()).isEqualTo(65536);
         assertThat(big.bloomBitsPerKey()).isEqualTo(7);
     }
