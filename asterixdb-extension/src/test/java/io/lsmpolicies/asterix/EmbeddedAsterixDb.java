@@ -20,6 +20,7 @@ import org.apache.hyracks.control.common.config.ConfigManager;
 import org.apache.hyracks.control.common.controllers.CCConfig;
 import org.apache.hyracks.control.common.controllers.NCConfig;
 import org.apache.hyracks.control.nc.NodeControllerService;
+import org.apache.logging.log4j.LogManager;
 
 /**
  * A real AsterixDB 0.9.8 cluster in this JVM: AsterixDB's own {@code AsterixHyracksIntegrationUtil} (the
@@ -30,7 +31,9 @@ import org.apache.hyracks.control.nc.NodeControllerService;
  *
  * <p>Everything lives under one directory ({@code cc.conf}, storage, transaction logs), so the cluster can be
  * stopped and started again on the same data. The CC, the NCs and every HTTP API port are picked free when the
- * object is created and kept across restarts; the cluster addresses are 127.0.0.1. AsterixDB 0.9.8 itself binds
+ * object is created and kept across restarts; the cluster addresses are 127.0.0.1. Ports are picked below the
+ * kernel's ephemeral range ({@link #freePorts}), and a fresh start whose ports were taken meanwhile is retried on
+ * new ones. AsterixDB 0.9.8 itself binds
  * its HTTP servers and socket feeds to the wildcard address (it takes only a port for them); clients here connect
  * to 127.0.0.1 only.
  */
@@ -61,11 +64,36 @@ public final class EmbeddedAsterixDb implements AutoCloseable {
         Files.writeString(confFile, ccConf(ports), StandardCharsets.UTF_8);
     }
 
-    /** Creates {@code root} (which must not hold another cluster) and starts a new cluster in it. */
+    /**
+     * Creates {@code root} (which must not hold another cluster) and starts a new cluster in it. If a port was
+     * taken between its pick and the cluster's bind (by another process on the machine), the start is retried,
+     * from scratch, on newly picked ports (at most {@value #START_ATTEMPTS} attempts).
+     */
     public static EmbeddedAsterixDb start(Path root, ClusterSettings settings) throws Exception {
-        EmbeddedAsterixDb db = new EmbeddedAsterixDb(root, settings);
-        db.startNodes(true);
-        return db;
+        for (int attempt = 1; ; attempt++) {
+            EmbeddedAsterixDb db = new EmbeddedAsterixDb(root, settings);
+            try {
+                db.startNodes(true);
+                return db;
+            } catch (Exception e) {
+                if (attempt >= START_ATTEMPTS || !portTaken(e)) {
+                    throw e;
+                }
+                LogManager.getLogger(EmbeddedAsterixDb.class).warn("a cluster port was taken meanwhile ({}); "
+                        + "starting again on new ports", e.toString());
+            }
+        }
+    }
+
+    private static final int START_ATTEMPTS = 3;
+
+    private static boolean portTaken(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof java.net.BindException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Stops the cluster gracefully (NCs flush and checkpoint, as a shutdown does) and starts it again. */
@@ -135,7 +163,16 @@ public final class EmbeddedAsterixDb implements AutoCloseable {
 
     private void startNodes(boolean fresh) throws Exception {
         Util u = new Util(storage(), clientPort, clusterPort, settings.lsmPolicies());
-        u.init(fresh, confFile.toString());
+        try {
+            u.init(fresh, confFile.toString());
+        } catch (Exception e) {
+            try {
+                u.deinit(false); // whatever part of the cluster started
+            } catch (Exception suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
         util = u;
     }
 
@@ -177,20 +214,51 @@ public final class EmbeddedAsterixDb implements AutoCloseable {
         return c.toString();
     }
 
-    private static List<Integer> freePorts(int count) throws IOException {
-        List<ServerSocket> sockets = new ArrayList<>();
+    /** Where {@link #freePorts} picks: from here to the first ephemeral port. */
+    private static final int LOWEST_PORT = 10_000;
+
+    /**
+     * {@code count} distinct ports free on 127.0.0.1 now, picked at random below the kernel's ephemeral range
+     * ({@code /proc/sys/net/ipv4/ip_local_port_range}; 32768 if unknown). A port picked free inside that range
+     * could be given to any process's outgoing connection before the cluster binds it, which a loaded machine
+     * running other tests does; below it, only a process that asks for the port by number can take it.
+     */
+    static List<Integer> freePorts(int count) throws IOException {
+        int high = ephemeralLow();
+        if (high - LOWEST_PORT < 1000) {
+            throw new IOException("the ephemeral port range starts at " + high + ": no room below it for test ports");
+        }
+        java.util.SplittableRandom random = new java.util.SplittableRandom();
+        List<Integer> ports = new ArrayList<>();
+        for (int tries = 0; ports.size() < count; tries++) {
+            if (tries > 10_000) {
+                throw new IOException("no " + count + " free ports found in [" + LOWEST_PORT + ", " + high + ")");
+            }
+            int port = LOWEST_PORT + random.nextInt(high - LOWEST_PORT);
+            if (!ports.contains(port) && isFree(port)) {
+                ports.add(port);
+            }
+        }
+        return ports;
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(false);
+            s.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    static int ephemeralLow() {
         try {
-            List<Integer> ports = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress());
-                sockets.add(s);
-                ports.add(s.getLocalPort());
-            }
-            return ports;
-        } finally {
-            for (ServerSocket s : sockets) {
-                s.close();
-            }
+            // By lines: Files.readString returned "3" for this procfs file on JDK 17.
+            String range = Files.readAllLines(Path.of("/proc/sys/net/ipv4/ip_local_port_range")).get(0).trim();
+            return Integer.parseInt(range.split("\\s+")[0]);
+        } catch (IOException | RuntimeException e) {
+            return 32_768;
         }
     }
 
