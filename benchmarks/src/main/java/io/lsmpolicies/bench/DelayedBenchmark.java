@@ -14,14 +14,12 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.function.ToDoubleFunction;
-import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -114,7 +112,7 @@ public final class DelayedBenchmark implements Callable<Integer> {
             }
         } finally {
             if (dir == null) {
-                delete(root);
+                BenchFiles.deleteTree(root);
             }
         }
         summarize(runs);
@@ -215,13 +213,5 @@ public final class DelayedBenchmark implements Callable<Integer> {
     private static double median(List<Run> runs, ToDoubleFunction<Run> f) {
         double[] v = runs.stream().mapToDouble(f).sorted().toArray();
         return v.length == 0 ? Double.NaN : v[v.length / 2];
-    }
-
-    private static void delete(Path root) throws IOException {
-        try (Stream<Path> s = Files.walk(root)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

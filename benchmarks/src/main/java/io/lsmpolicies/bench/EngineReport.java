@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -24,7 +23,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -89,7 +87,7 @@ public final class EngineReport implements Callable<Integer> {
     public Integer call() throws Exception {
         Path scratch = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("lsm-bench");
         Path storeDir = scratch.resolve("store");
-        deleteTree(storeDir);
+        BenchFiles.deleteTree(storeDir);
         Map<String, Object> report = new LinkedHashMap<>();
         report.put("records", records);
         report.put("valueSize", valueSize);
@@ -108,7 +106,7 @@ public final class EngineReport implements Callable<Integer> {
             report.put("compactAll", compactAll(storeDir, ddBytesPerSecond));
             report.put("heapPerMemTableByte", heapPerMemTableByte());
         }
-        deleteTree(storeDir);
+        BenchFiles.deleteTree(storeDir);
         String text = JSON.writeValueAsString(report);
         System.out.println(text);
         if (out != null) {
@@ -277,16 +275,5 @@ public final class EngineReport implements Callable<Integer> {
     /** YCSB's key for record {@code i} in hashed order: {@code user} + FNV-64 hash ({@link YcsbKeys}). */
     private static byte[] key(long i) {
         return YcsbKeys.key(i, YcsbKeys.KeyOrder.HASHED);
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-                Files.delete(p);
-            }
-        }
     }
 }

@@ -7,10 +7,8 @@ import io.lsmpolicies.lsm.wal.SyncMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -80,10 +78,6 @@ public class StoreGetBenchmark {
     @TearDown(Level.Trial)
     public void close() throws IOException {
         store.close();
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-                Files.delete(p);
-            }
-        }
+        BenchFiles.deleteTree(dir);
     }
 }

@@ -1,5 +1,6 @@
 package io.lsmpolicies.bench.grid;
 
+import io.lsmpolicies.bench.BenchFiles;
 import io.lsmpolicies.ycsb.common.TraceFile;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -8,13 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * Runs one cell: YCSB's own {@code site.ycsb.Client} in a child JVM on the cell's binding, loading the paper's
@@ -57,7 +56,7 @@ final class CellRunner {
     CellResult run(Cell cell, LongConsumer progress) throws IOException, InterruptedException {
         boolean block = cell.emulation().equals(Cell.BLOCK);
         Path cellDir = settings.work().resolve(cell.fileName());
-        deleteTree(cellDir);
+        BenchFiles.deleteTree(cellDir);
         // on a block device class the store lives on the class's file system, mounted on the cell's directory
         Path dir = block ? DeviceClass.deviceDir(cellDir).resolve("db") : cellDir;
         Path trace = settings.out().resolve("traces").resolve(cell.fileName() + ".csv");
@@ -104,7 +103,7 @@ final class CellRunner {
             double seconds = loadReport.get("OVERALL", "RunTime(ms)") / 1000.0;
             return new CellResult(cell, "ok", seconds, loadReport, readReport, summary, model, optimality);
         } finally {
-            deleteTree(cellDir);
+            BenchFiles.deleteTree(cellDir);
         }
     }
 
@@ -259,17 +258,6 @@ final class CellRunner {
             }
         } catch (IOException e) {
             // the child is gone; its log is as complete as it got
-        }
-    }
-
-    static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path f : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(f);
-            }
         }
     }
 }

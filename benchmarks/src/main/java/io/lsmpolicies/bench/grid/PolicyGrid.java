@@ -1,5 +1,6 @@
 package io.lsmpolicies.bench.grid;
 
+import io.lsmpolicies.bench.BenchFiles;
 import io.lsmpolicies.lsm.ByteSizes;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -13,9 +14,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code bin/bench-policies}: the merge-policy comparison of Mao et al. (VLDB Journal 2021, Sect. 4) on this
@@ -185,7 +186,7 @@ public final class PolicyGrid implements Callable<Integer> {
         stdout.println();
         stdout.println("CSV: " + outDir.resolve("results.csv"));
         plots.forEach(f -> stdout.println("plot: " + f));
-        CellRunner.deleteTree(workDir);
+        BenchFiles.deleteTree(workDir);
         return results.stream().allMatch(CellResult::ok) ? 0 : 1;
     }
 

@@ -1,21 +1,20 @@
 package io.lsmpolicies.bench.vsrocks;
 
+import io.lsmpolicies.bench.BenchFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code bin/bench-vs-rocksdb}: our store against RocksDB on the same records and settings (docs/performance.md,
@@ -104,7 +103,7 @@ public final class VsRocksDb implements Callable<Integer> {
             }
         } finally {
             if (ownDir) {
-                deleteTree(work);
+                BenchFiles.deleteTree(work);
             }
         }
         Report report = new Report(settings(pairings), results, Ratio.of(results));
@@ -143,7 +142,7 @@ public final class VsRocksDb implements Callable<Integer> {
         try {
             for (int t : threads) {
                 Path d = work.resolve("pair" + pairIndex + "-" + side.label() + "-" + t + "t");
-                deleteTree(d);
+                BenchFiles.deleteTree(d);
                 dirs.add(d);
                 readDir = readDir == null ? d : readDir;
                 results.addAll(child(work, round, pairing, side, List.of("--mode", "load", "--dir", d.toString(),
@@ -153,7 +152,7 @@ public final class VsRocksDb implements Callable<Integer> {
                     "--gets", Integer.toString(gets), "--scans", Integer.toString(scans))));
         } finally {
             for (Path d : dirs) {
-                deleteTree(d);
+                BenchFiles.deleteTree(d);
             }
         }
         return results;
@@ -226,16 +225,5 @@ public final class VsRocksDb implements Callable<Integer> {
         }
         List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
         return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
-    }
-
-    private static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-                Files.delete(p);
-            }
-        }
     }
 }
