@@ -113,7 +113,7 @@ final class ReadPath {
                 }
                 ctx.stats().tableProbed();
                 t.touch();
-                Entry e = t.reader().get(key, hash, sequence);
+                Entry e = t.reader().getAdmitted(key, sequence);
                 if (e != null) {
                     return e;
                 }
@@ -137,7 +137,7 @@ final class ReadPath {
                 continue;
             }
             ctx.stats().tableProbed();
-            Entry e = p.reader().get(key, hash, sequence);
+            Entry e = p.reader().getAdmitted(key, sequence);
             if (e != null && (best == null || e.sequence() > best.sequence())) {
                 best = e;
             }

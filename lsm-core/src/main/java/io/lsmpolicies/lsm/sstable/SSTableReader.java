@@ -164,9 +164,14 @@ public final class SSTableReader implements Closeable {
 
     /** As {@link #get(byte[], long)}, with {@code hash} = {@link BloomFilter#hash}({@code key}). */
     public Entry get(byte[] key, BloomFilter.KeyHash hash, long snapshot) throws IOException {
-        if (!bloom.mightContain(hash)) {
-            return null;
-        }
+        return bloom.mightContain(hash) ? getAdmitted(key, snapshot) : null;
+    }
+
+    /**
+     * As {@link #get(byte[], long)} for a key the caller has already found the Bloom filter to admit
+     * ({@link #mightContain(BloomFilter.KeyHash)}): the search without probing the filter again.
+     */
+    public Entry getAdmitted(byte[] key, long snapshot) throws IOException {
         long leaf = leafFor(key, snapshot);
         Page page = leafPage(leaf);
         int i = page.lowerBound(key, snapshot);
