@@ -364,9 +364,11 @@ class EngineCorruptionTest {
                 .hasMessageContaining("MANIFEST-999999");
     }
 
+    // snippet:start skip-store-checks (docs/reliability.md shows these lines)
     @Test
     @SkipStoreChecks(value = StoreCheck.VERIFIER, reason = "deletes a live table: what the open must name")
     void aMissingSSTableListedByTheManifestFailsTheOpen() throws IOException {
+        // snippet:end skip-store-checks
         Path store = storeWithEdits();
         List<Path> tables = filesEndingWith(store, ".sst");
         assertThat(tables).hasSize(2);
