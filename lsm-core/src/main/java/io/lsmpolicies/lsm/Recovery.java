@@ -17,7 +17,7 @@ import io.lsmpolicies.lsm.manifest.StoredOptions;
 import io.lsmpolicies.lsm.manifest.TableRecord;
 import io.lsmpolicies.lsm.memtable.MemTable;
 import io.lsmpolicies.lsm.sstable.Entry;
-import io.lsmpolicies.lsm.wal.WalReplay;
+import io.lsmpolicies.lsm.log.WalReplay;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.PolicyState;
 import java.io.IOException;

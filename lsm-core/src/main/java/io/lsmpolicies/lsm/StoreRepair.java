@@ -19,7 +19,7 @@ import io.lsmpolicies.lsm.sstable.SSTableMetadata;
 import io.lsmpolicies.lsm.sstable.SSTableReader;
 import io.lsmpolicies.lsm.sstable.SSTableVerifier;
 import io.lsmpolicies.lsm.sstable.SSTableWriter;
-import io.lsmpolicies.lsm.wal.WalReplay;
+import io.lsmpolicies.lsm.log.WalReplay;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

@@ -12,7 +12,7 @@ import io.lsmpolicies.lsm.manifest.TableRecord;
 import io.lsmpolicies.lsm.sstable.SSTableMetadata;
 import io.lsmpolicies.lsm.sstable.SSTableReader;
 import io.lsmpolicies.lsm.sstable.SSTableVerifier;
-import io.lsmpolicies.lsm.wal.WalReplay;
+import io.lsmpolicies.lsm.log.WalReplay;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;

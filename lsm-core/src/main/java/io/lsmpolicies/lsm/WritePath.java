@@ -1,11 +1,12 @@
 package io.lsmpolicies.lsm;
 
 import io.lsmpolicies.lsm.events.StoreEvent;
+import io.lsmpolicies.lsm.log.WalRecord;
+import io.lsmpolicies.lsm.log.WalWriter;
 import io.lsmpolicies.lsm.manifest.StoreFiles;
 import io.lsmpolicies.lsm.memtable.MemTable;
 import io.lsmpolicies.lsm.sstable.Entry;
 import io.lsmpolicies.lsm.wal.SyncMode;
-import io.lsmpolicies.lsm.wal.WalWriter;
 import io.lsmpolicies.lsm.wal.WriteBatch;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -113,10 +114,10 @@ final class WritePath {
         try {
             ctx.run().checkWritable();
             makeRoom(charge);
-            batch.assignSequence(lastSequence + 1);
+            WalRecord record = WalRecord.of(lastSequence + 1, batch);
             if (logging()) {
                 try {
-                    ticket = wal.enqueue(batch.encode());
+                    ticket = wal.enqueue(record.encode());
                 } catch (IOException e) {
                     ctx.run().fail(e);
                     throw e;
@@ -124,10 +125,10 @@ final class WritePath {
                 log = wal;
             }
             MemTable active = ctx.tables().view().active().table();
-            for (Entry e : batch.entries()) {
+            for (Entry e : record.entries()) {
                 active.add(e);
             }
-            lastSequence += batch.count();
+            lastSequence += record.count();
             last = lastSequence;
         } finally {
             writeLock.unlock();

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.lsmpolicies.lsm.CorruptionException;
+import io.lsmpolicies.lsm.log.WalRecord;
 import io.lsmpolicies.lsm.manifest.ManifestEdit;
 import io.lsmpolicies.lsm.sstable.BlockCache;
 import io.lsmpolicies.lsm.sstable.BloomFilter;
 import io.lsmpolicies.lsm.sstable.SSTableReader;
-import io.lsmpolicies.lsm.wal.WriteBatch;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -29,9 +29,9 @@ class DecoderFuzzTest {
     @FuzzTest(maxDuration = "30s")
     void writeBatch(byte[] data) {
         try {
-            WriteBatch batch = WriteBatch.decode(data);
+            WalRecord batch = WalRecord.decode(data);
             byte[] again = batch.encode(); // what decodes must encode to a record that decodes the same
-            assertThat(WriteBatch.decode(again).encode()).isEqualTo(again);
+            assertThat(WalRecord.decode(again).encode()).isEqualTo(again);
         } catch (IllegalArgumentException expected) {
             // refused, saying why
         }

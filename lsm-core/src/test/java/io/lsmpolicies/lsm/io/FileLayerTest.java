@@ -9,8 +9,9 @@ import io.lsmpolicies.lsm.sstable.SSTableOptions;
 import io.lsmpolicies.lsm.sstable.SSTableReader;
 import io.lsmpolicies.lsm.sstable.SSTableWriter;
 import io.lsmpolicies.lsm.wal.SyncMode;
-import io.lsmpolicies.lsm.wal.WalReplay;
-import io.lsmpolicies.lsm.wal.WalWriter;
+import io.lsmpolicies.lsm.log.WalRecord;
+import io.lsmpolicies.lsm.log.WalReplay;
+import io.lsmpolicies.lsm.log.WalWriter;
 import io.lsmpolicies.lsm.wal.WriteBatch;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -31,8 +32,7 @@ class FileLayerTest {
         try (WalWriter w = WalWriter.create(files, wal, SyncMode.SYNC)) {
             for (int i = 0; i < 10; i++) {
                 WriteBatch b = new WriteBatch().put(("k" + i).getBytes(), new byte[100]);
-                b.assignSequence(i);
-                w.append(b.encode());
+                w.append(WalRecord.of(i, b).encode());
             }
         }
         assertThat(files.stats().bytesWritten(IoCause.WAL)).isEqualTo(Files.size(wal));

@@ -1,8 +1,7 @@
-package io.lsmpolicies.lsm.wal;
+package io.lsmpolicies.lsm.log;
 
 import io.lsmpolicies.lsm.io.FileLayer;
-import io.lsmpolicies.lsm.log.LogKind;
-import io.lsmpolicies.lsm.log.LogWriter;
+import io.lsmpolicies.lsm.wal.SyncMode;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.lsmpolicies.lsm.wal;
+package io.lsmpolicies.lsm.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,10 +8,9 @@ import io.lsmpolicies.lsm.io.DeviceProfile;
 import io.lsmpolicies.lsm.io.FaultInjector;
 import io.lsmpolicies.lsm.io.FileOp;
 import io.lsmpolicies.lsm.io.FileLayer;
-import io.lsmpolicies.lsm.log.LogKind;
-import io.lsmpolicies.lsm.log.LogTail;
-import io.lsmpolicies.lsm.log.LogWriter;
 import io.lsmpolicies.lsm.sstable.Entry;
+import io.lsmpolicies.lsm.wal.SyncMode;
+import io.lsmpolicies.lsm.wal.WriteBatch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -31,7 +30,7 @@ class WalTest {
     @TempDir
     Path dir;
 
-    private static WriteBatch batch(long base, String... keys) {
+    private static WalRecord batch(long base, String... keys) {
         WriteBatch b = new WriteBatch();
         for (String k : keys) {
             if (k.startsWith("-")) {
@@ -40,20 +39,19 @@ class WalTest {
                 b.put(k.getBytes(), ("v" + k).getBytes());
             }
         }
-        b.assignSequence(base);
-        return b;
+        return WalRecord.of(base, b);
     }
 
     @Test
     void writeBatchesRoundTripWithConsecutiveSequences() {
-        WriteBatch b = batch(41, "a", "-b", "c");
-        WriteBatch copy = WriteBatch.decode(b.encode());
+        WalRecord b = batch(41, "a", "-b", "c");
+        WalRecord copy = WalRecord.decode(b.encode());
         assertThat(copy.baseSequence()).isEqualTo(41);
         assertThat(copy.entries()).containsExactly(Entry.put("a".getBytes(), 41, "va".getBytes()),
                 Entry.delete("b".getBytes(), 42), Entry.put("c".getBytes(), 43, "vc".getBytes()));
-        assertThat(b.userBytes()).isEqualTo(1 + 2 + 1 + 1 + 2);
-        assertThatThrownBy(() -> new WriteBatch().put("x".getBytes(), "y".getBytes()).encode())
-                .hasMessageContaining("no sequence number");
+        assertThat(new WriteBatch().put("a".getBytes(), "va".getBytes()).delete("b".getBytes()).userBytes())
+                .isEqualTo(1 + 2 + 1);
+        assertThatThrownBy(() -> WalRecord.of(-1, new WriteBatch())).hasMessageContaining("sequence must be >= 0");
     }
 
     @Test
@@ -61,14 +59,14 @@ class WalTest {
         byte[] good = batch(1, "a", "b").encode();
         byte[] version = good.clone();
         version[0] = 7;
-        assertThatThrownBy(() -> WriteBatch.decode(version)).hasMessageContaining("unknown write-batch version 7");
-        assertThatThrownBy(() -> WriteBatch.decode(Arrays.copyOf(good, good.length - 1)))
+        assertThatThrownBy(() -> WalRecord.decode(version)).hasMessageContaining("unknown write-batch version 7");
+        assertThatThrownBy(() -> WalRecord.decode(Arrays.copyOf(good, good.length - 1)))
                 .isInstanceOf(IllegalArgumentException.class);
         byte[] type = good.clone();
         type[13] = 9;
-        assertThatThrownBy(() -> WriteBatch.decode(type)).hasMessageContaining("unknown type 9");
+        assertThatThrownBy(() -> WalRecord.decode(type)).hasMessageContaining("unknown type 9");
         byte[] longer = Arrays.copyOf(good, good.length + 2);
-        assertThatThrownBy(() -> WriteBatch.decode(longer)).hasMessageContaining("2 bytes after the last operation");
+        assertThatThrownBy(() -> WalRecord.decode(longer)).hasMessageContaining("2 bytes after the last operation");
     }
 
     @Test
@@ -100,11 +98,11 @@ class WalTest {
             assertThat(wal.syncs()).isLessThan((long) threads * perThread / 2);
         }
         Map<Integer, Integer> lastSeen = new HashMap<>();
-        List<WriteBatch> replayed = new ArrayList<>();
+        List<WalRecord> replayed = new ArrayList<>();
         LogTail tail = WalReplay.replay(segment, replayed::add);
         assertThat(tail.torn()).isFalse();
         assertThat(replayed).hasSize(threads * perThread);
-        for (WriteBatch b : replayed) {
+        for (WalRecord b : replayed) {
             String key = new String(b.ops().get(0).key());
             int thread = Integer.parseInt(key.substring(1, key.indexOf('-')));
             int i = Integer.parseInt(key.substring(key.indexOf('-') + 1));
@@ -123,7 +121,7 @@ class WalTest {
         // No close: what the OS holds is what a killed process leaves behind.
         Path copy = dir.resolve("copy.wal");
         Files.copy(segment, copy);
-        List<WriteBatch> replayed = new ArrayList<>();
+        List<WalRecord> replayed = new ArrayList<>();
         WalReplay.replay(copy, replayed::add);
         assertThat(replayed).hasSize(100);
         assertThat(replayed.get(99).baseSequence()).isEqualTo(99);
@@ -143,7 +141,7 @@ class WalTest {
         byte[] bytes = Files.readAllBytes(segment);
         Path torn = dir.resolve("torn.wal");
         Files.write(torn, Arrays.copyOf(bytes, bytes.length - 5));
-        List<WriteBatch> replayed = new ArrayList<>();
+        List<WalRecord> replayed = new ArrayList<>();
         assertThat(WalReplay.replay(torn, replayed::add).torn()).isTrue();
         assertThat(replayed).hasSize(9);
 
@@ -187,7 +185,7 @@ class WalTest {
             assertThat(later).hasMessageContaining(segment.toString()).hasMessageContaining(FaultInjector.NO_SPACE);
             assertThat(later.getCause()).isSameAs(first.getCause());
         }
-        List<WriteBatch> replayed = new ArrayList<>();
+        List<WalRecord> replayed = new ArrayList<>();
         LogTail tail = WalReplay.replay(segment, replayed::add);
         assertThat(replayed).hasSize(1);
         assertThat(tail.torn()).as("the segment ends at its last complete record").isFalse();
