@@ -2,12 +2,17 @@ package io.lsmpolicies.merge.hyracks;
 
 import io.lsmpolicies.merge.policy.FlushCount;
 import io.lsmpolicies.merge.policy.NoState;
+import io.lsmpolicies.merge.policy.ReadLedger;
 import io.lsmpolicies.merge.spi.Decision;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.PolicyState;
+import io.lsmpolicies.merge.spi.SSTableInfo;
+import io.lsmpolicies.merge.spi.SortedRun;
 import java.util.List;
 import java.util.Map;
+import java.util.HashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.hyracks.api.exceptions.HyracksDataException;
 import org.apache.hyracks.storage.am.common.impls.NoOpIndexAccessParameters;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMDiskComponent;
@@ -44,12 +49,31 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMMergePolicy;
  * survives restarts and stays right when components are bulk-loaded or merged by someone else; no counter is
  * kept in memory. Exploring's "decided for this flush" mark ({@link FlushCount#decided()}) is the only thing
  * held in memory: after a restart it starts at 0, which only means the first flush after the restart is
- * decided, as it would have been anyway. Other policies keep no state ({@link NoState}).
+ * decided, as it would have been anyway. A policy that weighs reads (state {@link ReadLedger}: {@code adaptive})
+ * is told the reads served since the previous flush, counted by {@link #recordReads} (which
+ * {@link ReadCountingOperationTracker} calls once per search the index runs: every point search and every scan),
+ * when Hyracks reports a component whose flush count ({@link DiskComponentView#flushes()}) is new; its ledger is
+ * kept in memory, keyed by each component's flush interval (stable while positions shift), and starts empty after a
+ * restart (Hyracks' components have no place for it: the reads before a restart are forgotten, and every component
+ * found then starts with no rent). Other policies keep no state ({@link NoState}).
  */
 public final class HyracksMergePolicy implements ILSMMergePolicy {
     private final AsterixParameters parameters;
     private volatile MergePolicy policy;
     private final AtomicLong decidedThrough = new AtomicLong();
+    private final LongAdder readsSinceFlush = new LongAdder();
+    /** A read-weighing policy's ledger, its entries' components (flush intervals), and the flushes it has seen. */
+    private ReadLedger ledger;
+    private Interval[] ledgerKeys = new Interval[0];
+    private Interval ledgerFreshKey;
+    private long ledgerFlushes;
+
+    /** A component's flush interval: live components' intervals are disjoint, so it names one while it lives. */
+    private record Interval(long first, long last) {
+        static Interval of(SSTableInfo t) {
+            return new Interval(t.minFlushIndex(), t.maxFlushIndex());
+        }
+    }
 
     /**
      * Our policy {@code parameters.policy()}, configured from AsterixDB's {@code properties}.
@@ -63,19 +87,61 @@ public final class HyracksMergePolicy implements ILSMMergePolicy {
     }
 
     /**
+     * {@code policy}, configured already: for a platform that builds the policy itself rather than from AsterixDB's
+     * DDL names (a policy whose parameters have no AsterixDB name, such as {@code adaptive}'s {@code read-cost}).
+     * {@link #configure} then refuses to reconfigure it.
+     *
+     * @throws IllegalArgumentException if the policy keeps a state Hyracks cannot supply
+     */
+    public HyracksMergePolicy(MergePolicy policy) {
+        this.parameters = null;
+        check(policy);
+        this.policy = policy;
+    }
+
+    /**
      * Replaces the policy with one configured from {@code properties} (AsterixDB names). Hyracks' own factories
      * call this right after construction; ours configure in the constructor, so calling it again only
      * reconfigures.
      */
     @Override
     public void configure(Map<String, String> properties) {
+        if (parameters == null) {
+            if (properties != null && !properties.isEmpty()) {
+                throw new IllegalArgumentException("policy '" + policy.name() + "' was built configured; it takes no"
+                        + " AsterixDB parameters, got " + properties.keySet());
+            }
+            return;
+        }
         MergePolicy created = parameters.create(properties);
+        check(created);
+        policy = created;
+    }
+
+    private static void check(MergePolicy created) {
         PolicyState initial = created.initialState();
-        if (!(initial instanceof FlushCount) && initial != NoState.INSTANCE) {
+        if (!(initial instanceof FlushCount) && initial != NoState.INSTANCE && !(initial instanceof ReadLedger)) {
             throw new IllegalArgumentException("policy '" + created.name() + "' keeps state " + initial
                     + ", which Hyracks' components cannot supply");
         }
-        policy = created;
+    }
+
+    /**
+     * Counts {@code reads} searches (point searches or scans) the index served; the next flush's decision is told
+     * their number. Thread-safe; cheap enough for every search.
+     *
+     * @throws IllegalArgumentException if {@code reads < 0}
+     */
+    public void recordReads(long reads) {
+        if (reads < 0) {
+            throw new IllegalArgumentException("read count must be >= 0, was " + reads);
+        }
+        readsSinceFlush.add(reads);
+    }
+
+    /** The reads counted since the last flush a decision was told of. */
+    public long readsSinceFlush() {
+        return readsSinceFlush.sum();
     }
 
     /** The policy decisions are delegated to. */
@@ -116,13 +182,21 @@ public final class HyracksMergePolicy implements ILSMMergePolicy {
 
     private boolean lagging(DiskComponentView view) {
         MergePolicy p = policy;
-        return p.isMergeLagging(view.treeView(), stateFor(p, view));
+        synchronized (this) {
+            return p.isMergeLagging(view.treeView(), stateFor(p, view));
+        }
     }
 
     /** Asks the policy once and schedules its first job; whether a merge was scheduled. */
     private boolean scheduleDecision(ILSMIndex index, DiskComponentView view) throws HyracksDataException {
         MergePolicy p = policy;
-        Decision decision = p.decide(view.treeView(), stateFor(p, view));
+        Decision decision;
+        synchronized (this) {
+            decision = p.decide(view.treeView(), stateFor(p, view));
+            if (decision.state() instanceof ReadLedger l) {
+                keep(l, view);
+            }
+        }
         if (decision.state() instanceof FlushCount count) {
             decidedThrough.set(count.decided());
         }
@@ -141,7 +215,59 @@ public final class HyracksMergePolicy implements ILSMMergePolicy {
             long flushes = view.flushes();
             return new FlushCount(flushes, Math.min(decidedThrough.get(), flushes));
         }
+        if (initial instanceof ReadLedger empty) {
+            return ledgerFor(p, empty, view);
+        }
         return initial;
+    }
+
+    /**
+     * The ledger for {@code view}: the kept one with its entries moved to the components' current positions (the
+     * view's ids), and, if a flush was installed since, after the policy's {@code onFlush} with the reads counted
+     * since. REQUIRES: holding this object's lock.
+     */
+    private PolicyState ledgerFor(MergePolicy p, ReadLedger empty, DiskComponentView view) {
+        List<SortedRun> stack = view.treeView().level0Runs();
+        Map<Interval, Long> positionOf = new HashMap<>();
+        for (SortedRun run : stack) {
+            positionOf.put(Interval.of(run.first()), run.first().id());
+        }
+        PolicyState state = empty;
+        if (ledger != null) {
+            long[] marks = ledger.marks();
+            long[] ids = new long[marks.length];
+            for (int i = 0; i < ids.length; i++) {
+                // A component gone gets an id no component has (negative), so the policy drops its entry.
+                ids[i] = positionOf.getOrDefault(ledgerKeys[i], -1L - i);
+            }
+            long fresh = ledgerFreshKey == null ? -1 : positionOf.getOrDefault(ledgerFreshKey, -1L - ids.length);
+            state = new ReadLedger(ledger.reads(), ledger.lastReads(), fresh, ids, marks);
+        }
+        if (view.flushes() > ledgerFlushes) {
+            state = p.onFlush(state, view.treeView(), readsSinceFlush.sumThenReset());
+            ledgerFlushes = view.flushes();
+            if (state instanceof ReadLedger l) {
+                keep(l, view);
+            }
+        }
+        return state;
+    }
+
+    /** Keeps {@code l}, whose ids are positions in {@code view}, with each entry's flush interval. */
+    private void keep(ReadLedger l, DiskComponentView view) {
+        List<SortedRun> stack = view.treeView().level0Runs();
+        long[] ids = l.ids();
+        Interval[] keys = new Interval[ids.length];
+        for (int i = 0; i < ids.length; i++) {
+            keys[i] = Interval.of(stack.get((int) ids[i]).first());
+        }
+        Interval freshKey = null;
+        if (l.freshFlush() >= 0 && l.freshFlush() < stack.size()) {
+            freshKey = Interval.of(stack.get((int) l.freshFlush()).first());
+        }
+        ledger = l;
+        ledgerKeys = keys;
+        ledgerFreshKey = freshKey;
     }
 
     @Override

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hyracks.api.dataflow.value.IBinaryComparatorFactory;
 import org.apache.hyracks.api.dataflow.value.ITypeTraits;
@@ -27,6 +28,10 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMIOOperationScheduler;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndex;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndexAccessor;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMMergePolicy;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMOperationTracker;
+import org.apache.hyracks.storage.am.btree.impls.RangePredicate;
+import org.apache.hyracks.storage.common.IIndexCursor;
+import org.apache.hyracks.storage.common.MultiComparator;
 import org.apache.hyracks.storage.am.lsm.common.api.IVirtualBufferCache;
 import org.apache.hyracks.storage.am.lsm.common.impls.NoOpIOOperationCallbackFactory;
 import org.apache.hyracks.storage.am.lsm.common.impls.NoOpPageWriteCallbackFactory;
@@ -85,6 +90,12 @@ final class RealLsmBTree implements AutoCloseable {
     /** As {@link #open(Path, ILSMMergePolicy, boolean, int)}, with flushes and merges run by {@code scheduler}. */
     static RealLsmBTree open(Path dir, ILSMMergePolicy policy, boolean create, int nextKey,
             ILSMIOOperationScheduler scheduler) throws Exception {
+        return open(dir, policy, create, nextKey, scheduler, new ThreadCountingTracker());
+    }
+
+    /** As {@link #open(Path, ILSMMergePolicy, boolean, int, ILSMIOOperationScheduler)}, with {@code tracker}. */
+    static RealLsmBTree open(Path dir, ILSMMergePolicy policy, boolean create, int nextKey,
+            ILSMIOOperationScheduler scheduler, ILSMOperationTracker tracker) throws Exception {
         IOManager io = new IOManager(List.of(new IODeviceHandle(dir.toFile(), ".")), new DefaultDeviceResolver(), 2,
                 10);
         IBufferCache cache = new BufferCache(io,
@@ -98,7 +109,7 @@ final class RealLsmBTree implements AutoCloseable {
         ITypeTraits[] traits = {IntegerPointable.TYPE_TRAITS, IntegerPointable.TYPE_TRAITS};
         IBinaryComparatorFactory[] comparators = {IntegerBinaryComparatorFactory.INSTANCE};
         LSMBTree tree = LSMBTreeUtil.createLSMTree(io, memory, file, cache, traits, comparators, new int[] {0},
-                BLOOM_FILTER_FALSE_POSITIVE_RATE, policy, new ThreadCountingTracker(),
+                BLOOM_FILTER_FALSE_POSITIVE_RATE, policy, tracker,
                 scheduler, NoOpIOOperationCallbackFactory.INSTANCE,
                 NoOpPageWriteCallbackFactory.INSTANCE, true, null, null, null, null, false,
                 AppendOnlyLinkedMetadataPageManagerFactory.INSTANCE, false, ITracer.NONE,
@@ -126,6 +137,24 @@ final class RealLsmBTree implements AutoCloseable {
         flush.sync();
         if (flush.getStatus() == LSMIOOperationStatus.FAILURE) {
             throw HyracksDataException.create(flush.getFailure());
+        }
+    }
+
+    /** Whether {@code key} is in the index: one point search (a read, as Hyracks counts operations). */
+    boolean contains(int key) throws Exception {
+        ILSMIndexAccessor accessor = index.createAccessor(NoOpIndexAccessParameters.INSTANCE);
+        IIndexCursor cursor = accessor.createSearchCursor(false);
+        record.putInt(0, key);
+        ArrayTupleReference k = new ArrayTupleReference();
+        k.reset(new int[] {4}, Arrays.copyOf(record.array(), 4));
+        MultiComparator cmp = MultiComparator.create(new IBinaryComparatorFactory[] {
+            IntegerBinaryComparatorFactory.INSTANCE});
+        accessor.search(cursor, new RangePredicate(k, k, true, true, cmp, cmp));
+        try {
+            return cursor.hasNext();
+        } finally {
+            cursor.close();
+            cursor.destroy();
         }
     }
 

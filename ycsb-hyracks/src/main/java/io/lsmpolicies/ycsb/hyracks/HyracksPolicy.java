@@ -4,6 +4,7 @@ import io.lsmpolicies.lsm.ByteSizes;
 import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.PolicySpec;
 import io.lsmpolicies.merge.hyracks.HyracksFactories;
+import io.lsmpolicies.merge.hyracks.HyracksMergePolicy;
 import io.lsmpolicies.merge.hyracks.StackMergePolicyFactory;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -17,7 +18,10 @@ import site.ycsb.DBException;
 /**
  * The merge policy of the index, validated: either AsterixDB's own {@code PrefixMergePolicy} from Hyracks 0.3.8
  * ({@code prefix}), or one of our stack policies in our syntax {@code NAME[:param=value,...]}, created through our
- * Hyracks adapter's factory ({@code io.lsmpolicies.merge.hyracks}) exactly as AsterixDB would create it. Immutable.
+ * Hyracks adapter's factory ({@code io.lsmpolicies.merge.hyracks}) exactly as AsterixDB would create it, or
+ * {@code adaptive}, which has no AsterixDB factory (its {@code read-cost} has no AsterixDB parameter name) and is
+ * built configured ({@code new HyracksMergePolicy(policy)}); the index counts its reads for it
+ * ({@code ReadCountingOperationTracker}). Immutable.
  *
  * <p>Prefix defaults: {@code max-mergable-component-size} = 1073741824 (1 GiB) and
  * {@code max-tolerance-component-count} = 5, the values AsterixDB filed with its default policy while that was
@@ -33,6 +37,8 @@ record HyracksPolicy(PolicySpec spec, boolean asterix, Map<String, String> confi
     static final String PREFIX = "prefix";
     static final String MAX_MERGABLE = PrefixMergePolicyFactory.MAX_MERGABLE_SIZE;
     static final String MAX_TOLERANCE = PrefixMergePolicyFactory.MAX_TOLERANCE_COUNT;
+    /** Our policy that runs through the adapter without an AsterixDB factory: built configured. */
+    static final String ADAPTIVE = "adaptive";
     static final long DEFAULT_MAX_MERGABLE = 1L << 30;
     static final long DEFAULT_MAX_TOLERANCE = 5;
 
@@ -57,6 +63,9 @@ record HyracksPolicy(PolicySpec spec, boolean asterix, Map<String, String> confi
     ILSMMergePolicy create() {
         if (asterix) {
             return new PrefixMergePolicyFactory().createMergePolicy(configuration, null);
+        }
+        if (spec.name().equals(ADAPTIVE)) {
+            return new HyracksMergePolicy(MergePolicies.create(spec));
         }
         return OURS.get(spec.name()).get().createMergePolicy(configuration, null);
     }
@@ -101,15 +110,20 @@ record HyracksPolicy(PolicySpec spec, boolean asterix, Map<String, String> confi
         if (spec.name().equals(PREFIX)) {
             return prefix(spec);
         }
-        if (!OURS.containsKey(spec.name())) {
+        if (!OURS.containsKey(spec.name()) && !spec.name().equals(ADAPTIVE)) {
+            TreeSet<String> accepted = new TreeSet<>(OURS.keySet());
+            accepted.add(ADAPTIVE);
             throw new DBException(HyracksConfig.POLICY + ": '" + spec.name() + "' is not accepted; accepted: "
                     + "prefix (AsterixDB's own), or ours through the Hyracks adapter: "
-                    + String.join(", ", new TreeSet<>(OURS.keySet())));
+                    + String.join(", ", accepted));
         }
         try {
             MergePolicies.create(spec); // our own messages, in our parameter names
         } catch (IllegalArgumentException e) {
             throw new DBException(HyracksConfig.POLICY + " (" + spec + "): " + e.getMessage(), e);
+        }
+        if (spec.name().equals(ADAPTIVE)) {
+            return new HyracksPolicy(spec, false, Map.of());
         }
         Map<String, String> asterixName = new LinkedHashMap<>();
         OURS.get(spec.name()).get().asterixParameters().names().forEach((a, ours) -> asterixName.put(ours, a));

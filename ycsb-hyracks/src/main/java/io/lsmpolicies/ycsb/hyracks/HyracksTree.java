@@ -29,6 +29,10 @@ import org.apache.hyracks.storage.am.lsm.common.impls.GreedyScheduler;
 import org.apache.hyracks.storage.am.lsm.common.impls.NoOpIoOperationFailedCallback;
 import org.apache.hyracks.storage.am.lsm.common.impls.NoOpPageWriteCallbackFactory;
 import org.apache.hyracks.storage.am.lsm.common.impls.ThreadCountingTracker;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMMergePolicy;
+import org.apache.hyracks.storage.am.lsm.common.api.ILSMOperationTracker;
+import io.lsmpolicies.merge.hyracks.HyracksMergePolicy;
+import io.lsmpolicies.merge.hyracks.ReadCountingOperationTracker;
 import org.apache.hyracks.storage.am.lsm.common.impls.VirtualBufferCache;
 import org.apache.hyracks.storage.common.buffercache.BufferCache;
 import org.apache.hyracks.storage.common.buffercache.ClockPageReplacementStrategy;
@@ -131,9 +135,13 @@ final class HyracksTree implements AutoCloseable {
             Path indexDir = dir.resolve(INDEX_DIR);
             boolean create = !Files.exists(indexDir);
             FileReference file = io.resolveAbsolutePath(indexDir.toString());
+            ILSMMergePolicy policy = config.policy().create();
+            // Our policies are told the index's reads (one per search) by its tracker; AsterixDB's prefix ignores them.
+            ILSMOperationTracker tracker = policy instanceof HyracksMergePolicy ours
+                    ? new ReadCountingOperationTracker(new ThreadCountingTracker(), ours) : new ThreadCountingTracker();
             LSMBTree tree = LSMBTreeUtil.createLSMTree(io, memory, file, cache, TYPE_TRAITS, KEY_COMPARATORS,
                     new int[] {0}, BLOOM_FILTER_FALSE_POSITIVE_RATE,
-                    new TracingMergePolicy(config.policy().create(), trace), new ThreadCountingTracker(), scheduler,
+                    new TracingMergePolicy(policy, trace), tracker, scheduler,
                     new TracingIoCallbackFactory(trace, outstanding), NoOpPageWriteCallbackFactory.INSTANCE, true,
                     null, null, null, null, true, AppendOnlyLinkedMetadataPageManagerFactory.INSTANCE, false,
                     ITracer.NONE, NoOpCompressorDecompressorFactory.INSTANCE, true, null, null);

@@ -28,7 +28,7 @@ class PropertiesTest {
                         + "hyracks.cache.size, hyracks.device, hyracks.dir, hyracks.memtable.size, hyracks.page-size, "
                         + "hyracks.policy, hyracks.policy.<parameter>, bench.trace.file"),
                 Arguments.of(new String[] {"hyracks.policy", "leveled"}, "hyracks.policy: 'leveled' is not accepted; "
-                        + "accepted: prefix (AsterixDB's own), or ours through the Hyracks adapter: bigtable, "
+                        + "accepted: prefix (AsterixDB's own), or ours through the Hyracks adapter: adaptive, bigtable, "
                         + "binomial, constant, exploring, minlatency, tiered"),
                 Arguments.of(new String[] {"hyracks.policy", "binomial:k=0"}, "hyracks.policy (binomial:k=0): "
                         + "policy 'binomial': parameter 'k' = 0 is out of range"),
