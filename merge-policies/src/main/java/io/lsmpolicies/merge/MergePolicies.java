@@ -61,13 +61,15 @@ public final class MergePolicies {
 
     /**
      * Creates policy {@code name} with {@code parameters} (values: numbers or strings; omitted ones take
-     * their defaults).
+     * their defaults). A parameter may also be given under its AsterixDB name ({@link AsterixNames}:
+     * {@code constant} with {@code num-components}).
      *
      * @throws PolicyConfigurationException naming the policy, parameter, value and accepted range
      */
     public static MergePolicy create(String name, Map<String, ?> parameters) {
         PolicyFactory f = factory(name);
-        return f.create(PolicyParameters.parse(name, f.parameters(parameters), parameters));
+        Map<String, Object> ours = AsterixNames.resolve(name, parameters);
+        return f.create(PolicyParameters.parse(name, f.parameters(ours), ours));
     }
 
     /**

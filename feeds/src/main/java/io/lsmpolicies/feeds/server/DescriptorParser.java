@@ -29,15 +29,18 @@ import java.util.Set;
  * Reads a node's cluster descriptor ({@code cc.conf} INI style; every key is in {@code docs/configuration.md}).
  * Every value is checked here, once: an unknown section or key, a bad value, a merge policy or parameter the
  * registry does not know, or an iodevice that is missing or not writable is a {@link ConfigException} naming the
- * file, the line, the key and why. Relative iodevice paths resolve against the working directory. A missing
- * iodevice directory is refused unless the caller asks for it to be created: a mistyped or unmounted device path
- * must not silently become a directory on the root disk.
+ * file, the line, the key and why. An AsterixDB cluster's {@code cc.conf} is accepted as it is: its {@code [cc]},
+ * {@code [common]} and {@code [extension/...]} sections and AsterixDB's keys this server has no use for
+ * ({@link AsterixKeys}) are ignored, each listed in {@link NodeDescriptor#notes()}; the node is the first
+ * {@code [nc/<id>]} unless one is named. Relative iodevice paths resolve against the descriptor's directory. A
+ * missing iodevice directory is refused unless the caller asks for it to be created: a mistyped or unmounted device
+ * path must not silently become a directory on the root disk.
  */
 public final class DescriptorParser {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<String> NC_KEYS = Set.of("iodevices");
-    private static final Set<String> STORAGE_KEYS = Set.of("storage.memorycomponent.globalbudget",
-            "storage.memorycomponent.pagesize", "storage.buffercache.size", "storage.buffercache.pagesize",
+    /** What this server reads from a node's section, {@code [nc]} and {@code [common]}. */
+    private static final Set<String> NODE_KEYS = Set.of("iodevices",
+            "storage.memorycomponent.globalbudget", "storage.memorycomponent.pagesize", "storage.buffercache.size", "storage.buffercache.pagesize",
             "storage.lsm.bloomfilter.falsepositiverate", "storage.max.concurrent.merges.per.partition",
             "storage.wal.mode", "storage.write.rate.limit", "partition.reopen.delay", "partition.reopen.max-delay");
     private static final Set<String> HTTP_KEYS = union(Set.of("address", "port", "max-connections", "idle-timeout",
@@ -53,11 +56,14 @@ public final class DescriptorParser {
 
     private final Path file;
     private final boolean createIodevices;
+    private final String node;
     private final List<Path> toCreate = new ArrayList<>();
+    private final List<Map.Entry<Integer, String>> notes = new ArrayList<>();
 
-    private DescriptorParser(Path file, boolean createIodevices) {
+    private DescriptorParser(Path file, boolean createIodevices, String node) {
         this.file = file;
         this.createIodevices = createIodevices;
+        this.node = node;
     }
 
     /**
@@ -80,14 +86,26 @@ public final class DescriptorParser {
      * @throws ConfigException naming the line, the key and why
      */
     public static NodeDescriptor parse(Path file, boolean createIodevices) throws IOException, ConfigException {
-        return new DescriptorParser(file, createIodevices).parse();
+        return parse(file, createIodevices, null);
+    }
+
+    /**
+     * As {@link #parse(Path, boolean)}, for the node {@code [nc/<node>]} of a descriptor that names several (an
+     * AsterixDB cluster's {@code cc.conf}); {@code null}: the first node section.
+     *
+     * @throws IOException     if the file cannot be read
+     * @throws ConfigException naming the line, the key and why, or, if there is no {@code [nc/<node>]}, the nodes
+     *                         there are
+     */
+    public static NodeDescriptor parse(Path file, boolean createIodevices, String node)
+            throws IOException, ConfigException {
+        return new DescriptorParser(file, createIodevices, node).parse();
     }
 
     private NodeDescriptor parse() throws IOException, ConfigException {
-        String nodeId = null;
-        int iodevicesLine = 0;
-        List<Path> iodevices = null;
-        IniFile.Section storage = null;
+        List<IniFile.Section> nodes = new ArrayList<>();
+        IniFile.Section ncCommon = null;
+        IniFile.Section common = null;
         HttpSettings http = HttpSettings.defaults();
         List<DatasetSpec> datasets = new ArrayList<>();
         List<FeedSpec> feeds = new ArrayList<>();
@@ -95,18 +113,16 @@ public final class DescriptorParser {
         for (IniFile.Section s : IniFile.read(file)) {
             String name = s.name();
             if (name.startsWith("nc/")) {
-                if (nodeId != null) {
-                    throw error(s.line(), "[" + name + "]", "a server runs one node, and [nc/" + nodeId
-                            + "] came first");
-                }
-                nodeId = suffix(s, "nc/");
-                checkKeys(s, NC_KEYS);
-                IniFile.Entry io = required(s, "iodevices");
-                iodevicesLine = io.line();
-                iodevices = iodevices(io);
+                suffix(s, "nc/");
+                nodes.add(s);
             } else if (name.equals("nc")) {
-                checkKeys(s, STORAGE_KEYS);
-                storage = s;
+                ncCommon = s;
+            } else if (name.equals("common")) {
+                common = s;
+            } else if (name.equals("cc") || name.startsWith("extension/")) {
+                notes.add(note(s.line(), "[" + name + "] ignored: "
+                        + (name.equals("cc") ? "the cluster controller's settings; this server runs one node"
+                        : "an AsterixDB extension's settings")));
             } else if (name.equals("http")) {
                 checkKeys(s, HTTP_KEYS);
                 http = http(s);
@@ -120,12 +136,20 @@ public final class DescriptorParser {
                 feedDatasetLines.put(suffix(s, "feed/"), d.line());
             } else {
                 throw error(s.line(), "[" + name + "]", "unknown section; expected [nc/<id>], [nc], [http], "
-                        + "[dataset/<name>] or [feed/<name>]");
+                        + "[dataset/<name>] or [feed/<name>] (AsterixDB's [cc], [common] and [extension/...] are "
+                        + "read and ignored)");
             }
         }
-        if (nodeId == null) {
-            throw error(0, null, "no [nc/<id>] section with the node's iodevices");
+        IniFile.Section node = node(nodes);
+        String nodeId = node.name().substring("nc/".length()).strip();
+        // AsterixDB's precedence: a node's own section, then [nc] (every node), then [common].
+        IniFile.Section settings = merged(node, ncCommon, common);
+        IniFile.Entry io = settings.entries().get("iodevices");
+        if (io == null || io.value().isEmpty()) {
+            throw error(io != null ? io.line() : node.line(), "iodevices", "required in [" + node.name()
+                    + "] (or in [nc] for every node)");
         }
+        List<Path> iodevices = iodevices(io);
         Set<String> names = new HashSet<>();
         for (DatasetSpec d : datasets) {
             names.add(d.name());
@@ -135,9 +159,78 @@ public final class DescriptorParser {
                 throw error(feedDatasetLines.get(f.name()), "dataset", "no [dataset/" + f.dataset() + "] section");
             }
         }
-        StorageSettings settings = storage(storage, datasets.size(), iodevices.size());
-        return new NodeDescriptor(file, nodeId, iodevices, iodevicesLine, toCreate, settings, reopen(storage), http,
-                datasets, feeds);
+        StorageSettings storage = storage(settings, datasets.size(), iodevices.size());
+        notes.sort(Map.Entry.comparingByKey()); // in file order
+        return new NodeDescriptor(file, nodeId, iodevices, io.line(), toCreate, storage, reopen(settings), http,
+                datasets, feeds, notes.stream().map(Map.Entry::getValue).toList());
+    }
+
+    /** The node this server runs: {@code [nc/<node>]} if one was asked for, else the first (noted if not alone). */
+    private IniFile.Section node(List<IniFile.Section> nodes) throws ConfigException {
+        List<String> ids = new ArrayList<>();
+        for (IniFile.Section s : nodes) {
+            ids.add(s.name().substring("nc/".length()).strip());
+        }
+        if (nodes.isEmpty()) {
+            throw error(0, null, "no [nc/<id>] section with the node's iodevices");
+        }
+        IniFile.Section chosen = nodes.get(0);
+        if (node != null) {
+            int i = ids.indexOf(node);
+            if (i < 0) {
+                throw error(0, null, "no [nc/" + node + "] section for --node " + node + "; the descriptor names: "
+                        + String.join(", ", ids));
+            }
+            chosen = nodes.get(i);
+        } else if (nodes.size() > 1) {
+            notes.add(note(chosen.line(), "[" + chosen.name() + "] is this server's node, the first of "
+                    + String.join(", ", ids) + " (a server runs one node; choose another with --node)"));
+        }
+        for (IniFile.Section s : nodes) {
+            if (s != chosen) {
+                notes.add(note(s.line(), "[" + s.name() + "] ignored: another node's section"));
+            }
+        }
+        return chosen;
+    }
+
+    /**
+     * The keys this server reads from {@code node}, {@code [nc]} and {@code [common]}, the first that sets a key
+     * winning. Every other key must be one of AsterixDB's, which is ignored with a note; anything else, or a
+     * near-miss of a key read here (a typo), is an error.
+     */
+    private IniFile.Section merged(IniFile.Section node, IniFile.Section nc, IniFile.Section common)
+            throws ConfigException {
+        Map<String, IniFile.Entry> out = new LinkedHashMap<>();
+        for (IniFile.Section s : new IniFile.Section[] {common, nc, node}) {
+            if (s == null) {
+                continue;
+            }
+            List<String> ignored = new ArrayList<>();
+            for (IniFile.Entry e : s.entries().values()) {
+                if (NODE_KEYS.contains(e.key())) {
+                    out.put(e.key(), e);
+                } else {
+                    String near = AsterixKeys.nearMiss(e.key(), NODE_KEYS);
+                    if (near != null || !AsterixKeys.isAsterixKey(e.key())) {
+                        throw error(e.line(), e.key(), "unknown key in [" + s.name() + "]"
+                                + (near != null ? "; did you mean " + near + "?" : "") + " Keys this server reads "
+                                + "there: " + String.join(", ", new java.util.TreeSet<>(NODE_KEYS))
+                                + " (AsterixDB's other keys are ignored)");
+                    }
+                    ignored.add(e.key());
+                }
+            }
+            if (!ignored.isEmpty()) {
+                notes.add(note(s.line(), "[" + s.name() + "]: AsterixDB keys this server does not use, ignored: "
+                        + String.join(", ", ignored)));
+            }
+        }
+        return new IniFile.Section(node.name(), node.line(), out);
+    }
+
+    private Map.Entry<Integer, String> note(int line, String text) {
+        return Map.entry(line, file + ":" + line + ": " + text);
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {

@@ -20,6 +20,12 @@ import java.util.Set;
  * headers, {@code key = value} lines, and whole-line comments starting with {@code #} or {@code ;}. Values are
  * trimmed and taken verbatim (a {@code #} inside a value is part of it). Keys before the first section, lines
  * that are neither, repeated sections and repeated keys are errors.
+ *
+ * <p>Why not ini4j, the reader AsterixDB itself uses: its model has no line numbers, and every error here names
+ * {@code FILE:LINE: KEY}; it folds a repeated key into a multi-valued option (or keeps the last) where a repeated
+ * key here is refused, since a descriptor that sets a key twice is a mistake whichever value wins; and it would be a
+ * dependency of the server for some sixty lines of parsing. The format read is the subset of ini4j's that
+ * AsterixDB's {@code cc.conf} files use.
  */
 final class IniFile {
     /** One {@code key = value} line. */

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code bin/lsm-server --config FILE [--create-iodevices] [--check]}: starts a {@link NodeServer} from a cluster
+ * {@code bin/lsm-server --config FILE [--node ID] [--create-iodevices] [--check]}: starts a {@link NodeServer} from a cluster
  * descriptor and runs until SIGTERM or SIGINT, when a shutdown hook stops the feeds (draining them) and closes the
  * stores (flushing them). Every check (the descriptor, the iodevices, the ports) is done before anything is created
  * on disk. {@code --check} does the checks and exits without starting; {@code --version} prints the version.
@@ -33,6 +33,10 @@ public final class LsmServer implements Callable<Integer> {
     @Option(names = "--create-iodevices",
             description = "Create iodevice directories that do not exist (otherwise they are refused).")
     private boolean createIodevices;
+
+    @Option(names = "--node", paramLabel = "ID", description = "Run the node [nc/ID] of a descriptor that names "
+            + "several (an AsterixDB cluster's cc.conf); default: the first.")
+    private String node;
 
     @Option(names = "--check", description = "Validate the descriptor, the iodevices and the ports, then exit "
             + "(0 if the node could start) without creating anything.")
@@ -66,10 +70,13 @@ public final class LsmServer implements Callable<Integer> {
         }
         NodeDescriptor descriptor;
         try {
-            descriptor = DescriptorParser.parse(config, createIodevices);
+            descriptor = DescriptorParser.parse(config, createIodevices, node);
             if (check) {
                 NodeServer.checkAddressesFree(descriptor);
                 PrintWriter out = spec.commandLine().getOut();
+                for (String note : descriptor.notes()) {
+                    out.println("lsm-server: note: " + note);
+                }
                 out.println("lsm-server: " + config + " is valid: node " + descriptor.nodeId() + ", "
                         + descriptor.iodevices().size() + " iodevice(s)" + (descriptor.iodevicesToCreate().isEmpty()
                         ? "" : " (" + descriptor.iodevicesToCreate().size() + " to create)") + ", "
@@ -87,6 +94,10 @@ public final class LsmServer implements Callable<Integer> {
             err.flush();
             return 2;
         }
+        for (String note : descriptor.notes()) {
+            err.println("lsm-server: note: " + note);
+        }
+        err.flush();
         NodeServer server;
         try {
             server = NodeServer.start(descriptor);

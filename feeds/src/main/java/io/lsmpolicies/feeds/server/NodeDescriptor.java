@@ -20,11 +20,14 @@ import java.util.List;
  * @param httpSettings the {@code [http]} section: where the HTTP API listens, its limits, token and TLS
  * @param datasets  the datasets, in file order
  * @param feeds     the feeds, in file order; each names one of the datasets
+ * @param notes     what was read and ignored, {@code FILE:LINE: what}: an AsterixDB {@code cc.conf}'s sections and
+ *                  keys this server has no use for, the other nodes' sections; the server logs them
  */
 public record NodeDescriptor(Path file, String nodeId, List<Path> iodevices, int iodevicesLine,
         List<Path> iodevicesToCreate, StorageSettings storage, ReopenPolicy reopen, HttpSettings httpSettings,
-        List<DatasetSpec> datasets, List<FeedSpec> feeds) {
+        List<DatasetSpec> datasets, List<FeedSpec> feeds, List<String> notes) {
     public NodeDescriptor {
+        notes = List.copyOf(notes);
         iodevices = List.copyOf(iodevices);
         iodevicesToCreate = List.copyOf(iodevicesToCreate);
         datasets = List.copyOf(datasets);

@@ -200,6 +200,12 @@ public final class RequestParser {
     /**
      * Percent-decodes {@code s} as UTF-8; in a query, {@code +} is a space.
      *
+     * <p>Why not Netty's {@code QueryStringDecoder}, which the server has on its class path: it throws an
+     * unchecked {@code IllegalArgumentException} for a bad escape (which reached the client as a 500 before this
+     * parser), and it decodes bytes that are not UTF-8 to U+FFFD, so a malformed key would silently become another,
+     * valid key and read or delete the wrong record; here both are a 400 that says which part of the request is
+     * wrong. It also keeps a repeated parameter as a list where a repeated parameter here is refused.
+     *
      * @throws ApiRequestException if a {@code %} does not start two hex digits or the bytes are not UTF-8
      */
     private static String decode(String s, boolean query, String what) throws ApiRequestException {

@@ -40,7 +40,15 @@ import javax.net.ssl.KeyManagerFactory;
  * </ul>
  * Everything is loaded and checked here, so a missing file, a wrong password or a key that does not match is a
  * {@link ConfigException} naming the key's line before anything starts. Relative paths resolve against the
- * working directory, as iodevices do.
+ * working directory.
+ *
+ * <p>Why the PEM files are read here rather than handed to Netty's {@code SslContextBuilder.forServer(certFile,
+ * keyFile)}, which reads the same files: Netty reports a bad file as an {@code IllegalArgumentException} without
+ * saying which of the two it was, and it does not check that the key belongs to the certificate (a mismatched pair
+ * fails only at the first handshake, after the server reported itself up). The context itself is Netty's builder,
+ * given the parsed key and chain. Encrypted PEM keys ({@code BEGIN ENCRYPTED PRIVATE KEY}), which Netty's builder
+ * can decrypt given a password, are refused with the advice to use a PKCS#12 keystore, which holds a key with a
+ * password in the JDK's own format.
  */
 final class TlsSection {
     static final String KEYSTORE = "tls.keystore";

@@ -175,7 +175,11 @@ class DescriptorParserTest {
                         new Object[] {8, "acks", "true or false"}),
                 Map.entry(minimal() + "[feed/f]\ndataset = t\n", new Object[] {5, "addresses", "required"}),
                 Map.entry("x = 1\n" + minimal(), new Object[] {1, "x", "outside any section"}),
-                Map.entry(minimal() + "[nc/nc2]\niodevices = " + tmp + "\n", new Object[] {5, "[nc/nc2]", "one node"}),
+                Map.entry(minimal() + "[nc]\nstorage.buffercache.sise = 1MB\n",
+                        new Object[] {6, "storage.buffercache.sise", "did you mean storage.buffercache.size?"}),
+                Map.entry(minimal() + "[nc]\ncolour = red\n", new Object[] {6, "colour", "unknown key in [nc]"}),
+                Map.entry(minimal() + "[common]\nstorage.wal.mdoe = off\n",
+                        new Object[] {6, "storage.wal.mdoe", "did you mean storage.wal.mode?"}),
                 Map.entry(minimal() + "primary-key = again\n", new Object[] {5, "primary-key", "repeated"}));
         for (Map.Entry<String, Object[]> c : cases.entrySet()) {
             ConfigException e = error(c.getKey());

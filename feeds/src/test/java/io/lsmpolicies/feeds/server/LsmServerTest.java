@@ -74,6 +74,55 @@ class LsmServerTest {
         assertThat(run("--bogus").exit()).isEqualTo(2);
     }
 
+    /** AsterixDB 0.9.8's sample cluster's cc.conf, as its user has it, in {@code tmp/asterixdb/conf/cc.conf}. */
+    private Path asterixSampleCcConf() throws Exception {
+        Path conf = Files.createDirectories(tmp.resolve("asterixdb/conf")).resolve("cc.conf");
+        try (var in = LsmServerTest.class.getResourceAsStream("/asterixdb/sample-cluster-cc.conf")) {
+            Files.copy(in, conf);
+        }
+        return conf;
+    }
+
+    @Test
+    void anAsterixDbSampleClustersCcConfIsAccepted() throws Exception {
+        // Regression: refused with "[cc]: unknown section", then "txn.log.dir: unknown key", "nc.api.port", "address".
+        Path conf = asterixSampleCcConf();
+        NodeDescriptor d = DescriptorParser.parse(conf, true);
+        assertThat(d.nodeId()).isEqualTo("asterix_nc1");
+        assertThat(d.iodevices()).containsExactly(tmp.resolve("asterixdb/conf/data/red"));
+        assertThat(String.join("\n", d.notes()))
+                .contains("cc.conf:5: [nc/asterix_nc1] is this server's node, the first of asterix_nc1, asterix_nc2")
+                .contains("cc.conf:5: [nc/asterix_nc1]: AsterixDB keys this server does not use, ignored: "
+                        + "txn.log.dir, core.dump.dir, nc.api.port")
+                .contains("cc.conf:11: [nc/asterix_nc2] ignored: another node's section")
+                .contains("cc.conf:18: [nc]: AsterixDB keys this server does not use, ignored: address, command")
+                .contains("cc.conf:22: [cc] ignored")
+                .contains("cc.conf:25: [common]: AsterixDB keys this server does not use, ignored: log.dir, log.level");
+        NodeDescriptor blue = DescriptorParser.parse(conf, true, "asterix_nc2");
+        assertThat(blue.iodevices()).containsExactly(tmp.resolve("asterixdb/conf/data/blue"));
+        assertThat(catchThrowableOfType(() -> DescriptorParser.parse(conf, true, "green"), ConfigException.class))
+                .hasMessageContaining("no [nc/green] section for --node green; the descriptor names: asterix_nc1, "
+                        + "asterix_nc2");
+
+        // The command itself; the sample leaves the HTTP API on its default port, 19002, which must be free here.
+        boolean portFree;
+        try (ServerSocket s = new ServerSocket()) {
+            s.bind(new InetSocketAddress("127.0.0.1", DescriptorParser.DEFAULT_HTTP_PORT));
+            portFree = true;
+        } catch (java.io.IOException e) {
+            portFree = false;
+        }
+        org.junit.jupiter.api.Assumptions.assumeTrue(portFree, "port " + DescriptorParser.DEFAULT_HTTP_PORT
+                + " (the sample's HTTP port) is in use by another process");
+        Run check = run("--config", conf.toString(), "--check", "--create-iodevices");
+        assertThat(check.exit()).as(check.err()).isZero();
+        assertThat(check.out()).contains("lsm-server: note: ").contains("is valid: node asterix_nc1, 1 iodevice(s)")
+                .contains("nothing was created");
+        assertThat(tmp.resolve("asterixdb/conf/data")).doesNotExist();
+        Run node2 = run("--config", conf.toString(), "--check", "--create-iodevices", "--node", "asterix_nc2");
+        assertThat(node2.out()).as(node2.err()).contains("is valid: node asterix_nc2");
+    }
+
     @Test
     void checkValidatesEverythingAndCreatesNothing() throws Exception {
         Path conf = descriptor(freePort(), 0);

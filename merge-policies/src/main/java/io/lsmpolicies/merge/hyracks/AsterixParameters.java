@@ -1,5 +1,6 @@
 package io.lsmpolicies.merge.hyracks;
 
+import io.lsmpolicies.merge.AsterixNames;
 import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import io.lsmpolicies.merge.spi.ParameterSpec;
@@ -33,10 +34,8 @@ import java.util.Set;
  */
 public record AsterixParameters(String policy, Map<String, String> names) {
 
-    /** AsterixDB 0.9.8's merge-policy parameter names: the only ones its DDL accepts. */
-    public static final Set<String> ASTERIX_NAMES = Set.of("max-mergable-component-size",
-            "max-tolerance-component-count", "num-components", "size-ratio", "max-component-count",
-            "min-merge-component-count", "max-merge-component-count");
+    /** AsterixDB 0.9.8's merge-policy parameter names: the only ones its DDL accepts ({@link AsterixNames#ALL}). */
+    public static final Set<String> ASTERIX_NAMES = AsterixNames.ALL;
 
     public AsterixParameters {
         names = Collections.unmodifiableMap(new LinkedHashMap<>(names));
@@ -66,6 +65,11 @@ public record AsterixParameters(String policy, Map<String, String> names) {
             names.put(asterixThenOurs[i], asterixThenOurs[i + 1]);
         }
         return new AsterixParameters(policy, names);
+    }
+
+    /** The AsterixDB names of {@code policy}, from the one table of them ({@link AsterixNames}). */
+    public static AsterixParameters forPolicy(String policy) {
+        return new AsterixParameters(policy, AsterixNames.of(policy));
     }
 
     /** The AsterixDB names this policy accepts (what {@code getPropertiesNames()} returns), in order. */

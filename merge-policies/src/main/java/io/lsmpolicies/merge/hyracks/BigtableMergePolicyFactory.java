@@ -17,7 +17,7 @@ import org.apache.hyracks.api.io.IPersistedResourceRegistry;
  */
 public final class BigtableMergePolicyFactory extends StackMergePolicyFactory {
     private static final long serialVersionUID = 1L;
-    private static final AsterixParameters PARAMETERS = AsterixParameters.of("bigtable", "num-components", "k");
+    private static final AsterixParameters PARAMETERS = AsterixParameters.forPolicy("bigtable");
 
     @Override
     protected AsterixParameters parameters() {

@@ -17,7 +17,7 @@ import org.apache.hyracks.api.io.IPersistedResourceRegistry;
  */
 public final class BinomialMergePolicyFactory extends StackMergePolicyFactory {
     private static final long serialVersionUID = 1L;
-    private static final AsterixParameters PARAMETERS = AsterixParameters.of("binomial", "num-components", "k");
+    private static final AsterixParameters PARAMETERS = AsterixParameters.forPolicy("binomial");
 
     @Override
     protected AsterixParameters parameters() {

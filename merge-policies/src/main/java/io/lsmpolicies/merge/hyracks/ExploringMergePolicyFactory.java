@@ -20,11 +20,7 @@ import org.apache.hyracks.api.io.IPersistedResourceRegistry;
  */
 public final class ExploringMergePolicyFactory extends StackMergePolicyFactory {
     private static final long serialVersionUID = 1L;
-    private static final AsterixParameters PARAMETERS = AsterixParameters.of("exploring",
-            "max-component-count", "k",
-            "size-ratio", "lambda",
-            "min-merge-component-count", "min",
-            "max-merge-component-count", "max");
+    private static final AsterixParameters PARAMETERS = AsterixParameters.forPolicy("exploring");
 
     @Override
     protected AsterixParameters parameters() {

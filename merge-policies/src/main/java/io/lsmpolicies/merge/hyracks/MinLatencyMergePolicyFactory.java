@@ -18,7 +18,7 @@ import org.apache.hyracks.api.io.IPersistedResourceRegistry;
  */
 public final class MinLatencyMergePolicyFactory extends StackMergePolicyFactory {
     private static final long serialVersionUID = 1L;
-    private static final AsterixParameters PARAMETERS = AsterixParameters.of("minlatency", "num-components", "k");
+    private static final AsterixParameters PARAMETERS = AsterixParameters.forPolicy("minlatency");
 
     @Override
     protected AsterixParameters parameters() {

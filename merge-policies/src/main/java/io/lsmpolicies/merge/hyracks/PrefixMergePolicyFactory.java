@@ -17,9 +17,7 @@ import org.apache.hyracks.api.io.IPersistedResourceRegistry;
  */
 public final class PrefixMergePolicyFactory extends StackMergePolicyFactory {
     private static final long serialVersionUID = 1L;
-    private static final AsterixParameters PARAMETERS = AsterixParameters.of("prefix",
-            "max-mergable-component-size", "max-mergable-component-size",
-            "max-tolerance-component-count", "max-tolerance-component-count");
+    private static final AsterixParameters PARAMETERS = AsterixParameters.forPolicy("prefix");
 
     @Override
     protected AsterixParameters parameters() {

@@ -18,7 +18,7 @@ import org.apache.hyracks.api.io.IPersistedResourceRegistry;
  */
 public final class TieredMergePolicyFactory extends StackMergePolicyFactory {
     private static final long serialVersionUID = 1L;
-    private static final AsterixParameters PARAMETERS = AsterixParameters.of("tiered", "size-ratio", "size-ratio");
+    private static final AsterixParameters PARAMETERS = AsterixParameters.forPolicy("tiered");
 
     @Override
     protected AsterixParameters parameters() {
