@@ -100,7 +100,7 @@ class LsmServerTest {
                 .contains("cc.conf:25: [common]: AsterixDB keys this server does not use, ignored: log.dir, log.level");
         NodeDescriptor blue = DescriptorParser.parse(conf, true, "asterix_nc2");
         assertThat(blue.iodevices()).containsExactly(tmp.resolve("asterixdb/conf/data/blue"));
-        assertThat(catchThrowableOfType(() -> DescriptorParser.parse(conf, true, "green"), ConfigException.class))
+        assertThat(catchThrowableOfType(ConfigException.class, () -> DescriptorParser.parse(conf, true, "green")))
                 .hasMessageContaining("no [nc/green] section for --node green; the descriptor names: asterix_nc1, "
                         + "asterix_nc2");
 
