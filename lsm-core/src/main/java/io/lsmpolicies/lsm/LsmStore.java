@@ -92,6 +92,7 @@ public final class LsmStore implements Closeable {
         this.flusher = DaemonThreads.pool("lsm-flush", 1);
         this.mergers = DaemonThreads.pool("lsm-merge", options.mergeThreads());
         this.scheduler = new MergeScheduler(ctx, mergers, options.policy().initialState());
+        stats.onManyReads(scheduler::considerReads);
         this.flushJob = new FlushJob(ctx, scheduler);
         this.writes = new WritePath(ctx, flusher, flushJob);
         this.reads = new ReadPath(ctx, scheduler, writes::visibleSequence);

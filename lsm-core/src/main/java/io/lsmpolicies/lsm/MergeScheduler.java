@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -45,6 +46,8 @@ final class MergeScheduler {
     private final Set<Long> virtualReadsAsked = ConcurrentHashMap.newKeySet();
     /** Read-triggered questions queued on the merge pool, not yet asked: {@link #awaitIdle} waits for them. */
     private final AtomicInteger pendingReadQuestions = new AtomicInteger();
+    /** Whether a question about reads between flushes ({@link #considerReads}) is queued. */
+    private final AtomicBoolean readsQuestionQueued = new AtomicBoolean();
 
     MergeScheduler(StoreContext ctx, ExecutorService pool, PolicyState initial) {
         this.ctx = ctx;
@@ -255,6 +258,48 @@ final class MergeScheduler {
         } catch (RejectedExecutionException e) {
             virtualReadsAsked.removeAll(fresh); // closing
             pendingReadQuestions.decrementAndGet();
+        }
+    }
+
+    /**
+     * Tells the policy, on the merge pool, of the reads counted since the last flush
+     * ({@link MergePolicy#onReads}); if its state changes, the reads are taken (the next flush is told only of later
+     * ones) and the policy is consulted. One question queued at a time; never blocks the read that calls it.
+     */
+    void considerReads() {
+        if (ctx.run().readOnly() || !readsQuestionQueued.compareAndSet(false, true)) {
+            return;
+        }
+        pendingReadQuestions.incrementAndGet();
+        try {
+            pool.execute(this::tellReads);
+        } catch (RejectedExecutionException e) { // closing
+            readsQuestionQueued.set(false);
+            pendingReadQuestions.decrementAndGet();
+        }
+    }
+
+    private void tellReads() {
+        ctx.mutex().lock();
+        try {
+            readsQuestionQueued.set(false);
+            pendingReadQuestions.decrementAndGet(); // a job it starts counts as running from here
+            ctx.mutex().signalAll();
+            long reads = ctx.stats().readsSinceFlush();
+            if (stopped() || reads < 1) {
+                return;
+            }
+            PolicyState next = policy.onReads(state, view(ctx.manifest().current()), reads);
+            if (next == state) {
+                return;
+            }
+            ctx.stats().takeReads(reads);
+            state = next;
+            schedule();
+        } catch (Throwable e) {
+            ctx.run().fail(e);
+        } finally {
+            ctx.mutex().unlock();
         }
     }
 

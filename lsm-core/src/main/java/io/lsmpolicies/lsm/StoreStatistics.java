@@ -68,13 +68,42 @@ final class StoreStatistics {
 
     void get() {
         gets.increment();
-        readsSinceFlush.incrementAndGet();
+        countRead();
     }
 
     /** A scan (an iterator) was opened. */
     void scan() {
         scans.increment();
-        readsSinceFlush.incrementAndGet();
+        countRead();
+    }
+
+    /**
+     * Reads between flushes after which the policy is asked about them
+     * ({@link io.lsmpolicies.merge.spi.MergePolicy#onReads}): a read-only phase installs no flush.
+     */
+    static final long READS_PER_QUESTION = 1024;
+    private volatile Runnable manyReads = () -> { };
+
+    /** Runs {@code question} (which must not block) each time another {@link #READS_PER_QUESTION} reads are counted. */
+    void onManyReads(Runnable question) {
+        manyReads = question;
+    }
+
+    private void countRead() {
+        if (readsSinceFlush.incrementAndGet() % READS_PER_QUESTION == 0) {
+            manyReads.run();
+        }
+    }
+
+    /** The reads counted since the last flush took them, or since the policy was last told of them. */
+    long readsSinceFlush() {
+        return readsSinceFlush.get();
+    }
+
+    /** Takes {@code reads} the policy was told of between flushes: the next flush is told only of later ones. */
+    void takeReads(long reads) {
+        assert mutex.held();
+        readsSinceFlush.addAndGet(-reads);
     }
 
     /**

@@ -130,4 +130,40 @@ class EngineReadCountsTest {
         assertThat(read.tables().components()).isLessThan(unread.tables().components());
         assertThat(merges).isNotEmpty();
     }
+
+    @Test
+    void aReadOnlyPhaseMakesAdaptiveMergeWithoutAFlush() throws Exception {
+        try (LsmStore store = LsmStore.open(tmp.resolve("c"), options(MergePolicies.parse("adaptive"),
+                MergeOrder.FLUSH_THEN_MERGE))) {
+            StoreMetrics loaded = load(store, 0);
+            assertThat(loaded.merges().count()).isZero();
+            assertThat(loaded.tables().components()).isGreaterThanOrEqualTo(10);
+            // Workload C: reads only, so no flush would ever tell the policy of them.
+            for (int r = 0; r < 3 * StoreStatistics.READS_PER_QUESTION; r++) {
+                store.get(key(r % 300));
+            }
+            store.awaitMerges();
+            StoreMetrics after = store.metrics();
+            assertThat(after.flushes().count()).as("no flush in the read-only phase").isEqualTo(loaded.flushes().count());
+            assertThat(after.merges().count()).as("the reads reached the policy between flushes").isPositive();
+            assertThat(after.tables().components()).isLessThan(loaded.tables().components());
+        }
+    }
+
+    @Test
+    void aPolicyThatIgnoresReadsBetweenFlushesIsToldThemAllAtTheNextFlush() throws Exception {
+        Counting policy = new Counting();
+        try (LsmStore store = LsmStore.open(tmp.resolve("ignoring"), options(policy, MergeOrder.FLUSH_THEN_MERGE))) {
+            store.put(key(1), new byte[10]);
+            store.flush();
+            long reads = 3 * StoreStatistics.READS_PER_QUESTION + 5;
+            for (int r = 0; r < reads; r++) {
+                store.get(key(1));
+            }
+            store.awaitMerges();
+            store.put(key(2), new byte[10]);
+            store.flush();
+            assertThat(policy.told).containsExactly(0L, reads);
+        }
+    }
 }

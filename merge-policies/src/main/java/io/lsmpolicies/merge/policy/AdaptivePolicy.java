@@ -106,6 +106,19 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
         return stack.isEmpty() ? ledger : ledger.withFreshFlush(stack.get(0).first().id());
     }
 
+    /**
+     * Reads between flushes (a read-only phase): they add to every SSTable's rent, and the latest read rate becomes
+     * their number; the SSTable of the last flush is no longer this step's (merging it now costs its bytes).
+     */
+    @Override
+    public PolicyState onReads(PolicyState state, TreeView view, long reads) {
+        if (reads < 1) {
+            throw new IllegalArgumentException("policy '" + NAME + "': the read count must be >= 1, was " + reads);
+        }
+        List<SortedRun> stack = StackPolicies.stack(NAME, view);
+        return ReadLedger.of(NAME, state).withReads(reads).reconcile(stack).withFreshFlush(-1);
+    }
+
     @Override
     public Decision decide(TreeView view, PolicyState state) {
         List<SortedRun> stack = StackPolicies.stack(NAME, view);

@@ -67,6 +67,21 @@ public interface MergePolicy {
     }
 
     /**
+     * Accounts for reads served since the previous flush (or the previous call of this method) while no flush has
+     * come: a caller that counts reads calls it when many have accumulated between flushes (a read-only phase
+     * installs no flush, so {@link #onFlush(PolicyState, TreeView, long)} alone would tell the policy of them only
+     * after they were served), and calls {@link #decide} next if the state changed. The reads passed here are not
+     * passed again with the next flush. The default ignores them and returns {@code state} itself, which tells the
+     * caller that nothing changed and that the reads stay counted for the next flush.
+     *
+     * @param reads the reads served since the previous flush or call, {@code >= 1}
+     * @return the state after the reads; {@code state} itself if the policy does not weigh reads
+     */
+    default PolicyState onReads(PolicyState state, TreeView view, long reads) {
+        return state;
+    }
+
+    /**
      * The merges to run now. Inputs of running merges are marked {@link SSTableInfo#compacting()} and are
      * never chosen again; a stack-based policy returns nothing while any merge runs.
      */
