@@ -16,32 +16,24 @@ import java.util.Objects;
  * How an {@link LsmStore} is configured. Every setting is validated when the options are built, and an
  * error names the setting, the value and the accepted range.
  *
- * @param memtableBytes         MemTable budget in bytes (keys, values and per-entry overhead); when the active
- *                              MemTable would exceed it, it becomes immutable and is flushed. Default 4 MiB, as in
- *                              the runs of Mao et al.; at least 4 KiB
- * @param maxImmutableMemtables immutable MemTables that may wait for their flush before writers stall;
- *                              default 2, in [1, 64]
- * @param walMode               write-ahead-log mode; default {@link SyncMode#SYNC} (acknowledged means fsynced)
- * @param policy                the merge policy; default {@code binomial} with k = 6
- * @param mergeOrder            whether a full MemTable is flushed and then merged, or merged directly into the
- *                              SSTables the policy chooses; default {@link MergeOrder#FLUSH_THEN_MERGE}
- * @param sstable               SSTable page size and Bloom filter bits per key; default 4 KiB pages, 10 bits
- * @param blockCacheBytes       bytes of SSTable pages the shared block cache holds; default 32 MiB, may be 0
- * @param mergeThreads          threads running merges; default 1, in [1, 64]
- * @param maxKeyBytes           the largest key accepted; default 1 KiB. Key plus value must fit one page
- * @param maxValueBytes         the largest value accepted; default: what is left of a page after a largest key
- * @param device                an emulated device that throttles all I/O (null: none, the default)
- * @param manifest              when the manifest rolls over
- * @param writeBytesPerSecond   the most bytes per second that flushes and merges may write to this store's
- *                              SSTables (AsterixDB's {@code storage.write.rate.limit}; the WAL is not limited);
- *                              0, the default, means unlimited
- * @param eventLogBytes         the cap on each of the two files of the store's event log (see {@link EventLog});
- *                              default 1 MiB, 0 keeps no log
+ * <p>A final class, not a record, so that a new setting is not a breaking change: options are made by {@link
+ * #builder()} (or {@link #toBuilder()}), never by a constructor, and read by their accessors.
  */
-public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMode walMode, MergePolicy policy,
-        MergeOrder mergeOrder, SSTableOptions sstable, long blockCacheBytes, int mergeThreads, int maxKeyBytes,
-        int maxValueBytes, DeviceProfile device, ManifestOptions manifest, long writeBytesPerSecond,
-        long eventLogBytes) {
+public final class StoreOptions {
+    private final long memtableBytes;
+    private final int maxImmutableMemtables;
+    private final SyncMode walMode;
+    private final MergePolicy policy;
+    private final MergeOrder mergeOrder;
+    private final SSTableOptions sstable;
+    private final long blockCacheBytes;
+    private final int mergeThreads;
+    private final int maxKeyBytes;
+    private final int maxValueBytes;
+    private final DeviceProfile device;
+    private final ManifestOptions manifest;
+    private final long writeBytesPerSecond;
+    private final long eventLogBytes;
 
     /** The default MemTable budget, 4 MiB. */
     public static final long DEFAULT_MEMTABLE_BYTES = 4L << 20;
@@ -51,7 +43,10 @@ public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMo
     public static final int DEFAULT_MAX_KEY_BYTES = 1024;
 
     /** @throws IllegalArgumentException naming the setting, the value and the accepted range */
-    public StoreOptions {
+        private StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMode walMode, MergePolicy policy,
+            MergeOrder mergeOrder, SSTableOptions sstable, long blockCacheBytes, int mergeThreads, int maxKeyBytes,
+            int maxValueBytes, DeviceProfile device, ManifestOptions manifest, long writeBytesPerSecond,
+            long eventLogBytes) {
         Objects.requireNonNull(walMode, "walMode");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(mergeOrder, "mergeOrder");
@@ -71,7 +66,152 @@ public record StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMo
                     + " exceeds the " + pageLimit + " bytes an entry may hold in a " + sstable.pageSize()
                     + "-byte page; raise the page size or lower a limit");
         }
+        this.memtableBytes = memtableBytes;
+        this.maxImmutableMemtables = maxImmutableMemtables;
+        this.walMode = walMode;
+        this.policy = policy;
+        this.mergeOrder = mergeOrder;
+        this.sstable = sstable;
+        this.blockCacheBytes = blockCacheBytes;
+        this.mergeThreads = mergeThreads;
+        this.maxKeyBytes = maxKeyBytes;
+        this.maxValueBytes = maxValueBytes;
+        this.device = device;
+        this.manifest = manifest;
+        this.writeBytesPerSecond = writeBytesPerSecond;
+        this.eventLogBytes = eventLogBytes;
     }
+
+    /**
+     * MemTable budget in bytes (keys, values and per-entry overhead); when the active MemTable would exceed it, it
+     * becomes immutable and is flushed. Default 4 MiB, as in the runs of Mao et al.; at least 4 KiB.
+     */
+    public long memtableBytes() {
+        return memtableBytes;
+    }
+
+    /** Immutable MemTables that may wait for their flush before writers stall; default 2, in [1, 64]. */
+    public int maxImmutableMemtables() {
+        return maxImmutableMemtables;
+    }
+
+    /** Write-ahead-log mode; default {@link SyncMode#SYNC} (acknowledged means fsynced). */
+    public SyncMode walMode() {
+        return walMode;
+    }
+
+    /** The merge policy; default {@code binomial} with k = 6. */
+    public MergePolicy policy() {
+        return policy;
+    }
+
+    /**
+     * Whether a full MemTable is flushed and then merged, or merged directly into the SSTables the policy chooses;
+     * default {@link MergeOrder#FLUSH_THEN_MERGE}.
+     */
+    public MergeOrder mergeOrder() {
+        return mergeOrder;
+    }
+
+    /** SSTable page size and Bloom filter bits per key; default 4 KiB pages, 10 bits. */
+    public SSTableOptions sstable() {
+        return sstable;
+    }
+
+    /** Bytes of SSTable pages the shared block cache holds; default 32 MiB, may be 0. */
+    public long blockCacheBytes() {
+        return blockCacheBytes;
+    }
+
+    /** Threads running merges; default 1, in [1, 64]. */
+    public int mergeThreads() {
+        return mergeThreads;
+    }
+
+    /** The largest key accepted; default 1 KiB. Key plus value must fit one page. */
+    public int maxKeyBytes() {
+        return maxKeyBytes;
+    }
+
+    /** The largest value accepted; default: what is left of a page after a largest key. */
+    public int maxValueBytes() {
+        return maxValueBytes;
+    }
+
+    /** An emulated device that throttles all I/O (null: none, the default). */
+    public DeviceProfile device() {
+        return device;
+    }
+
+    /** When the manifest rolls over. */
+    public ManifestOptions manifest() {
+        return manifest;
+    }
+
+    /**
+     * The most bytes per second that flushes and merges may write to this store's SSTables (AsterixDB's {@code
+     * storage.write.rate.limit}; the WAL is not limited); 0, the default, means unlimited.
+     */
+    public long writeBytesPerSecond() {
+        return writeBytesPerSecond;
+    }
+
+    /**
+     * The cap on each of the two files of the store's event log (see {@link EventLog}); default 1 MiB, 0 keeps no
+     * log.
+     */
+    public long eventLogBytes() {
+        return eventLogBytes;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof StoreOptions other)) {
+            return false;
+        }
+        return memtableBytes == other.memtableBytes
+                && maxImmutableMemtables == other.maxImmutableMemtables
+                && Objects.equals(walMode, other.walMode)
+                && Objects.equals(policy, other.policy)
+                && Objects.equals(mergeOrder, other.mergeOrder)
+                && Objects.equals(sstable, other.sstable)
+                && blockCacheBytes == other.blockCacheBytes
+                && mergeThreads == other.mergeThreads
+                && maxKeyBytes == other.maxKeyBytes
+                && maxValueBytes == other.maxValueBytes
+                && Objects.equals(device, other.device)
+                && Objects.equals(manifest, other.manifest)
+                && writeBytesPerSecond == other.writeBytesPerSecond
+                && eventLogBytes == other.eventLogBytes;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(memtableBytes, maxImmutableMemtables, walMode, policy, mergeOrder, sstable, blockCacheBytes,
+                mergeThreads, maxKeyBytes, maxValueBytes, device, manifest, writeBytesPerSecond, eventLogBytes);
+    }
+
+    @Override
+    public String toString() {
+        return "StoreOptions[" + "memtableBytes=" + memtableBytes + ", "
+                + "maxImmutableMemtables=" + maxImmutableMemtables + ", "
+                + "walMode=" + walMode + ", "
+                + "policy=" + policy + ", "
+                + "mergeOrder=" + mergeOrder + ", "
+                + "sstable=" + sstable + ", "
+                + "blockCacheBytes=" + blockCacheBytes + ", "
+                + "mergeThreads=" + mergeThreads + ", "
+                + "maxKeyBytes=" + maxKeyBytes + ", "
+                + "maxValueBytes=" + maxValueBytes + ", "
+                + "device=" + device + ", "
+                + "manifest=" + manifest + ", "
+                + "writeBytesPerSecond=" + writeBytesPerSecond + ", "
+                + "eventLogBytes=" + eventLogBytes + "]";
+    }
+
 
     private static void range(String name, long value, long min, long max) {
         if (value < min || value > max) {

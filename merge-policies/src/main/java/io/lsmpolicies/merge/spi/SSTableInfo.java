@@ -1,5 +1,7 @@
 package io.lsmpolicies.merge.spi;
 
+import java.util.Objects;
+
 /**
  * The metadata of one SSTable (disk component) as a policy sees it. Immutable.
  *
@@ -7,47 +9,32 @@ package io.lsmpolicies.merge.spi;
  * {@code minFlushIndex == maxFlushIndex}, a merge output spans the flush indexes of its inputs. Times are
  * milliseconds since the epoch (the simulator uses the flush index as its clock).
  *
- * @param id                    unique, stable identifier of the SSTable
- * @param bytes                 size on disk in bytes, {@code >= 0}
- * @param entries               number of entries (including tombstones), {@code >= 0}
- * @param tombstones            number of tombstones, {@code 0 <= tombstones <= entries}
- * @param minKey                smallest key held, {@code minKey <= maxKey}
- * @param maxKey                largest key held
- * @param minSequence           smallest sequence number held
- * @param maxSequence           largest sequence number held, {@code >= minSequence}
- * @param minFlushIndex         first flush whose data this SSTable holds, {@code >= 1}
- * @param maxFlushIndex         last flush whose data this SSTable holds, {@code >= minFlushIndex}
- * @param createdMillis         creation time
- * @param lastAccessMillis      last time a read touched it ({@code createdMillis} if never)
- * @param oldestTombstoneMillis time the oldest tombstone it holds was written, {@link #NO_TOMBSTONE} if none
- * @param parents               for a virtual SSTable (delayed compaction: metadata pointing at the real SSTables it
- *                              was derived from; Pan et al., JCST 2017, section 3.1), the number of those real
- *                              parents, {@code >= 1}; 0 for a real SSTable. A virtual SSTable's {@code bytes} is
- *                              an estimate: the data bytes of its parents
- * @param compacting            true while the SSTable is the input of a running merge; a policy must not
- *                              choose it again
+ * <p>A final class, not a record, so that a new field is not a breaking change: an SSTableInfo is made by {@link
+ * #builder(long)} (or {@link #withCompacting(boolean)}), never by a constructor, and read by its accessors.
  */
-public record SSTableInfo(
-        long id,
-        long bytes,
-        long entries,
-        long tombstones,
-        Key minKey,
-        Key maxKey,
-        long minSequence,
-        long maxSequence,
-        long minFlushIndex,
-        long maxFlushIndex,
-        long createdMillis,
-        long lastAccessMillis,
-        long oldestTombstoneMillis,
-        int parents,
-        boolean compacting) {
+public final class SSTableInfo {
+    private final long id;
+    private final long bytes;
+    private final long entries;
+    private final long tombstones;
+    private final Key minKey;
+    private final Key maxKey;
+    private final long minSequence;
+    private final long maxSequence;
+    private final long minFlushIndex;
+    private final long maxFlushIndex;
+    private final long createdMillis;
+    private final long lastAccessMillis;
+    private final long oldestTombstoneMillis;
+    private final int parents;
+    private final boolean compacting;
 
     /** Value of {@link #oldestTombstoneMillis()} for an SSTable without tombstones. */
     public static final long NO_TOMBSTONE = Long.MAX_VALUE;
 
-    public SSTableInfo {
+    private SSTableInfo(long id, long bytes, long entries, long tombstones, Key minKey, Key maxKey, long minSequence,
+            long maxSequence, long minFlushIndex, long maxFlushIndex, long createdMillis, long lastAccessMillis,
+            long oldestTombstoneMillis, int parents, boolean compacting) {
         check(bytes >= 0, "bytes must be >= 0", id, bytes);
         check(entries >= 0, "entries must be >= 0", id, entries);
         check(tombstones >= 0 && tombstones <= entries, "tombstones must be in [0, entries]", id, tombstones);
@@ -62,7 +49,153 @@ public record SSTableInfo(
         check(minFlushIndex >= 1, "minFlushIndex must be >= 1", id, minFlushIndex);
         check(minFlushIndex <= maxFlushIndex, "minFlushIndex must be <= maxFlushIndex", id, minFlushIndex);
         check(parents >= 0, "parents must be >= 0", id, parents);
+        this.id = id;
+        this.bytes = bytes;
+        this.entries = entries;
+        this.tombstones = tombstones;
+        this.minKey = minKey;
+        this.maxKey = maxKey;
+        this.minSequence = minSequence;
+        this.maxSequence = maxSequence;
+        this.minFlushIndex = minFlushIndex;
+        this.maxFlushIndex = maxFlushIndex;
+        this.createdMillis = createdMillis;
+        this.lastAccessMillis = lastAccessMillis;
+        this.oldestTombstoneMillis = oldestTombstoneMillis;
+        this.parents = parents;
+        this.compacting = compacting;
     }
+
+    /** Unique, stable identifier of the SSTable. */
+    public long id() {
+        return id;
+    }
+
+    /** Size on disk in bytes, {@code >= 0}. */
+    public long bytes() {
+        return bytes;
+    }
+
+    /** Number of entries (including tombstones), {@code >= 0}. */
+    public long entries() {
+        return entries;
+    }
+
+    /** Number of tombstones, {@code 0 <= tombstones <= entries}. */
+    public long tombstones() {
+        return tombstones;
+    }
+
+    /** Smallest key held, {@code minKey <= maxKey}. */
+    public Key minKey() {
+        return minKey;
+    }
+
+    /** Largest key held. */
+    public Key maxKey() {
+        return maxKey;
+    }
+
+    /** Smallest sequence number held. */
+    public long minSequence() {
+        return minSequence;
+    }
+
+    /** Largest sequence number held, {@code >= minSequence}. */
+    public long maxSequence() {
+        return maxSequence;
+    }
+
+    /** First flush whose data this SSTable holds, {@code >= 1}. */
+    public long minFlushIndex() {
+        return minFlushIndex;
+    }
+
+    /** Last flush whose data this SSTable holds, {@code >= minFlushIndex}. */
+    public long maxFlushIndex() {
+        return maxFlushIndex;
+    }
+
+    /** Creation time. */
+    public long createdMillis() {
+        return createdMillis;
+    }
+
+    /** Last time a read touched it ({@code createdMillis} if never). */
+    public long lastAccessMillis() {
+        return lastAccessMillis;
+    }
+
+    /** Time the oldest tombstone it holds was written, {@link #NO_TOMBSTONE} if none. */
+    public long oldestTombstoneMillis() {
+        return oldestTombstoneMillis;
+    }
+
+    /**
+     * For a virtual SSTable (delayed compaction: metadata pointing at the real SSTables it was derived from; Pan
+     * et al., JCST 2017, section 3.1), the number of those real parents, {@code >= 1}; 0 for a real SSTable. A
+     * virtual SSTable's {@code bytes} is an estimate: the data bytes of its parents.
+     */
+    public int parents() {
+        return parents;
+    }
+
+    /** True while the SSTable is the input of a running merge; a policy must not choose it again. */
+    public boolean compacting() {
+        return compacting;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        if (this == o) {
+            return true;
+        }
+        if (!(o instanceof SSTableInfo other)) {
+            return false;
+        }
+        return id == other.id
+                && bytes == other.bytes
+                && entries == other.entries
+                && tombstones == other.tombstones
+                && Objects.equals(minKey, other.minKey)
+                && Objects.equals(maxKey, other.maxKey)
+                && minSequence == other.minSequence
+                && maxSequence == other.maxSequence
+                && minFlushIndex == other.minFlushIndex
+                && maxFlushIndex == other.maxFlushIndex
+                && createdMillis == other.createdMillis
+                && lastAccessMillis == other.lastAccessMillis
+                && oldestTombstoneMillis == other.oldestTombstoneMillis
+                && parents == other.parents
+                && compacting == other.compacting;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(id, bytes, entries, tombstones, minKey, maxKey, minSequence, maxSequence,
+                minFlushIndex, maxFlushIndex, createdMillis, lastAccessMillis, oldestTombstoneMillis, parents,
+                compacting);
+    }
+
+    @Override
+    public String toString() {
+        return "SSTableInfo[" + "id=" + id + ", "
+                + "bytes=" + bytes + ", "
+                + "entries=" + entries + ", "
+                + "tombstones=" + tombstones + ", "
+                + "minKey=" + minKey + ", "
+                + "maxKey=" + maxKey + ", "
+                + "minSequence=" + minSequence + ", "
+                + "maxSequence=" + maxSequence + ", "
+                + "minFlushIndex=" + minFlushIndex + ", "
+                + "maxFlushIndex=" + maxFlushIndex + ", "
+                + "createdMillis=" + createdMillis + ", "
+                + "lastAccessMillis=" + lastAccessMillis + ", "
+                + "oldestTombstoneMillis=" + oldestTombstoneMillis + ", "
+                + "parents=" + parents + ", "
+                + "compacting=" + compacting + "]";
+    }
+
 
     /** Whether this is a virtual SSTable ({@code parents > 0}). */
     public boolean virtual() {
