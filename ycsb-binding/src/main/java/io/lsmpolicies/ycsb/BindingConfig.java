@@ -100,6 +100,12 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
     public static final String ACKS = "lsm.feed.acks";
     public static final String TIMEOUT = "lsm.timeout.ms";
     public static final String HTTP_TOKEN = "lsm.http.token";
+    /**
+     * A Java properties file of {@code lsm.*} settings, as YCSB's RocksDB binding's {@code rocksdb.optionsfile}: all
+     * of a run's store settings in one file; a property given in the workload or with {@code -p} wins over the
+     * file's.
+     */
+    public static final String OPTIONS_FILE = "lsm.optionsfile";
 
     public static final String DEFAULT_WAL = "async";
     public static final String DEFAULT_FEED_ADDRESS = "127.0.0.1:10001";
@@ -132,7 +138,8 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
      * @throws DBException naming the property, if {@code lsm.mode} names another mode, an {@code lsm.*} property
      *                     is unknown or belongs to the other mode, a required one is missing, or a value is bad
      */
-    public static BindingConfig parse(Properties p, Mode expected) throws DBException {
+    public static BindingConfig parse(Properties given, Mode expected) throws DBException {
+        Properties p = withOptionsFile(given);
         Mode mode = mode(p);
         if (mode != expected) {
             throw new DBException(MODE + " is " + mode.name().toLowerCase(Locale.ROOT)
@@ -209,12 +216,43 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
                 token), schema);
     }
 
+    /**
+     * {@code p} with the {@link #OPTIONS_FILE}'s properties added where {@code p} has none of that name.
+     *
+     * @throws DBException if the file cannot be read, or sets something other than an {@code lsm.*} property
+     */
+    private static Properties withOptionsFile(Properties p) throws DBException {
+        String name = p.getProperty(OPTIONS_FILE);
+        if (name == null) {
+            return p;
+        }
+        Path file = path(OPTIONS_FILE, name.trim());
+        Properties fromFile = new Properties();
+        try (java.io.Reader in = java.nio.file.Files.newBufferedReader(file, java.nio.charset.StandardCharsets.UTF_8)) {
+            fromFile.load(in);
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            throw new DBException(OPTIONS_FILE + ": cannot read " + file + ": " + e.getMessage(), e);
+        }
+        Properties merged = new Properties();
+        merged.putAll(p);
+        for (String key : new TreeSet<>(fromFile.stringPropertyNames())) {
+            if (!key.startsWith("lsm.") || key.equals(OPTIONS_FILE)) {
+                throw new DBException(OPTIONS_FILE + ": " + file + " sets " + key + "; it may set lsm.* properties"
+                        + " only (not " + OPTIONS_FILE + ")");
+            }
+            if (merged.getProperty(key) == null) {
+                merged.setProperty(key, fromFile.getProperty(key));
+            }
+        }
+        return merged;
+    }
+
     /** Every {@code lsm.*} property must be known and belong to {@code mode}. */
     private static void checkNames(Properties p, Mode mode) throws DBException {
         Set<String> own = mode == Mode.EMBEDDED ? EMBEDDED_KEYS : FEED_KEYS;
         Set<String> other = mode == Mode.EMBEDDED ? FEED_KEYS : EMBEDDED_KEYS;
         for (String name : new TreeSet<>(p.stringPropertyNames())) {
-            if (!name.startsWith("lsm.") || name.equals(MODE) || own.contains(name)
+            if (!name.startsWith("lsm.") || name.equals(MODE) || name.equals(OPTIONS_FILE) || own.contains(name)
                     || (mode == Mode.EMBEDDED && name.startsWith(POLICY_PARAM_PREFIX))) {
                 continue;
             }
@@ -231,7 +269,7 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
                 known.add(POLICY_PARAM_PREFIX + "<parameter>");
             }
             throw new DBException("unknown property " + name + "; known for " + MODE + "=" + modeName + ": " + MODE
-                    + ", " + String.join(", ", known));
+                    + ", " + OPTIONS_FILE + ", " + String.join(", ", known));
         }
     }
 

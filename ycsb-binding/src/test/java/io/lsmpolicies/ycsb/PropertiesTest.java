@@ -45,6 +45,27 @@ class PropertiesTest {
     }
 
     @Test
+    void anOptionsFileGivesTheStoreSettingsAndTheCommandLineWins() throws Exception {
+        Path file = java.nio.file.Files.writeString(tmp.resolve("lsm.properties"), "# all store settings\n"
+                + "lsm.dir = " + dir() + "\nlsm.policy = constant\nlsm.policy.num-components = 4\n"
+                + "lsm.memtable.size = 64KB\nlsm.wal = off\n");
+        Properties p = new Properties();
+        p.setProperty("lsm.optionsfile", file.toString());
+        p.setProperty("lsm.wal", "sync"); // the command line wins over the file
+        BindingConfig c = BindingConfig.parse(p, BindingConfig.Mode.EMBEDDED);
+        assertThat(c.embedded().dir()).isEqualTo(tmp.resolve("db"));
+        assertThat(c.embedded().options().memtableBytes()).isEqualTo(64 << 10);
+        assertThat(c.embedded().options().walMode()).isEqualTo(io.lsmpolicies.lsm.wal.SyncMode.SYNC);
+        assertThat(c.embedded().options().policy().parameters().values()).containsEntry("k", 4);
+
+        java.nio.file.Files.writeString(file, "recordcount = 10\n");
+        assertThat(initFails("lsm.optionsfile", file.toString())).hasMessageContaining("lsm.optionsfile")
+                .hasMessageContaining("sets recordcount; it may set lsm.* properties only");
+        assertThat(initFails("lsm.optionsfile", tmp.resolve("none.properties").toString()))
+                .hasMessageContaining("lsm.optionsfile: cannot read");
+    }
+
+    @Test
     void embeddedModeNeedsADirectory() {
         assertThat(initFails()).hasMessageContaining("lsm.dir is required");
         assertThat(initFails("lsm.dir", " ")).hasMessageContaining("lsm.dir is required");
