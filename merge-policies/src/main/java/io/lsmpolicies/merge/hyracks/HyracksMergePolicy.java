@@ -139,6 +139,37 @@ public final class HyracksMergePolicy implements ILSMMergePolicy {
         readsSinceFlush.add(reads);
     }
 
+    /**
+     * Tells the policy of the reads counted since the last flush while no flush has come
+     * ({@link MergePolicy#onReads}: a phase that only reads adds no component, so Hyracks would not consult the
+     * policy), and if its state changes, takes those reads (the next flush is told only of later ones) and
+     * schedules the merge it then wants. What {@link ReadCountingOperationTracker} calls every
+     * {@value ReadCountingOperationTracker#READS_PER_QUESTION} searches. REQUIRES: called with the index's
+     * operation-tracker lock held, as Hyracks calls {@link #diskComponentAdded}.
+     */
+    public void readsBetweenFlushes(ILSMIndex index) throws HyracksDataException {
+        MergePolicy p = policy;
+        DiskComponentView view = DiskComponentView.of(index.getDiskComponents());
+        synchronized (this) {
+            PolicyState state = stateFor(p, view); // first: a flush not yet accounted for takes its reads here
+            long reads = readsSinceFlush.sum();
+            if (reads < 1) {
+                return;
+            }
+            PolicyState next = p.onReads(state, view.treeView(), reads);
+            if (next == state) {
+                return;
+            }
+            readsSinceFlush.add(-reads);
+            if (next instanceof ReadLedger l) {
+                keep(l, view);
+            }
+        }
+        if (!view.treeView().anyCompacting()) {
+            scheduleDecision(index, view);
+        }
+    }
+
     /** The reads counted since the last flush a decision was told of. */
     public long readsSinceFlush() {
         return readsSinceFlush.sum();

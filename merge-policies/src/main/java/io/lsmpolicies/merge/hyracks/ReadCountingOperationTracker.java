@@ -1,5 +1,8 @@
 package io.lsmpolicies.merge.hyracks;
 
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hyracks.api.exceptions.HyracksDataException;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMIndex;
 import org.apache.hyracks.storage.am.lsm.common.api.ILSMOperationTracker;
@@ -16,19 +19,41 @@ import org.apache.hyracks.storage.common.ISearchOperationCallback;
  * object (the index's "operation-tracker lock"), not on the wrapped one, so the wrapped tracker must not rely on its
  * own monitor; Hyracks' {@code ThreadCountingTracker} does not.
  *
+ * <p>Given an executor, it also asks the policy about the reads every {@value #READS_PER_QUESTION} searches
+ * ({@link HyracksMergePolicy#readsBetweenFlushes}), on that executor and holding the index's operation-tracker lock
+ * as Hyracks holds it when it reports a component, never in the search's own thread: a phase that only reads adds
+ * no component, so otherwise the policy would hear of its reads only at the next flush.
+ *
  * <p>AsterixDB creates its datasets' trackers itself ({@code PrimaryIndexOperationTracker}, from the dataset's
  * tracker factory), and neither its merge-policy factory interface nor its DDL lets a merge policy wrap them or see
  * the searches; so inside AsterixDB 0.9.8 a read-weighing policy is told 0 reads unless the platform wraps its
  * tracker with this class.
  */
 public final class ReadCountingOperationTracker implements ILSMOperationTracker {
+    /** Searches between two questions to the policy about reads between flushes. */
+    public static final long READS_PER_QUESTION = 1024;
+
     private final ILSMOperationTracker delegate;
     private final HyracksMergePolicy policy;
+    private final Executor questions;
+    private final AtomicLong searches = new AtomicLong();
+    private final AtomicBoolean queued = new AtomicBoolean();
 
     /** Counts the searches of the index it is given to into {@code policy}, delegating to {@code delegate}. */
     public ReadCountingOperationTracker(ILSMOperationTracker delegate, HyracksMergePolicy policy) {
+        this(delegate, policy, null);
+    }
+
+    /**
+     * As {@link #ReadCountingOperationTracker(ILSMOperationTracker, HyracksMergePolicy)}, and asks the policy about
+     * the reads every {@value #READS_PER_QUESTION} searches on {@code questions} (none if null). A failure there
+     * is thrown in the executor's thread, as an {@link IllegalStateException}.
+     */
+    public ReadCountingOperationTracker(ILSMOperationTracker delegate, HyracksMergePolicy policy,
+            Executor questions) {
         this.delegate = delegate;
         this.policy = policy;
+        this.questions = questions;
     }
 
     @Override
@@ -37,6 +62,10 @@ public final class ReadCountingOperationTracker implements ILSMOperationTracker 
         delegate.beforeOperation(index, type, search, modification);
         if (type == LSMOperationType.SEARCH) {
             policy.recordReads(1);
+            if (questions != null && searches.incrementAndGet() % READS_PER_QUESTION == 0
+                    && queued.compareAndSet(false, true)) {
+                questions.execute(() -> ask(index));
+            }
         }
     }
 
@@ -50,5 +79,17 @@ public final class ReadCountingOperationTracker implements ILSMOperationTracker 
     public void completeOperation(ILSMIndex index, LSMOperationType type, ISearchOperationCallback search,
             IModificationOperationCallback modification) throws HyracksDataException {
         delegate.completeOperation(index, type, search, modification);
+    }
+
+    private void ask(ILSMIndex index) {
+        try {
+            synchronized (index.getOperationTracker()) { // the lock Hyracks holds when it reports a component
+                queued.set(false);
+                policy.readsBetweenFlushes(index);
+            }
+        } catch (HyracksDataException e) {
+            throw new IllegalStateException("asking the merge policy about reads between flushes failed: "
+                    + e.getMessage(), e);
+        }
     }
 }

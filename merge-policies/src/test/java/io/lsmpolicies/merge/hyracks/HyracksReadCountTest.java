@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lsmpolicies.merge.MergePolicies;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.apache.hyracks.storage.am.lsm.common.impls.SynchronousSchedulerProvider;
 import org.apache.hyracks.storage.am.lsm.common.impls.ThreadCountingTracker;
 import org.junit.jupiter.api.Test;
@@ -47,6 +50,31 @@ class HyracksReadCountTest {
         assertThat(writeOnly).isEqualTo(FLUSHES);
         // 50 reads x 4096 bytes a probe outweigh a flush of 40 records many times over: it keeps about one.
         assertThat(readHeavy).isLessThanOrEqualTo(2);
+    }
+
+    @Test
+    void aReadOnlyPhaseMakesAdaptiveMergeWithoutAFlush(@TempDir Path dir) throws Exception {
+        HyracksMergePolicy policy = new HyracksMergePolicy(MergePolicies.create("adaptive", Map.of()));
+        ExecutorService questions = Executors.newSingleThreadExecutor();
+        try (RealLsmBTree tree = RealLsmBTree.open(dir, policy, true, 0,
+                SynchronousSchedulerProvider.INSTANCE.getIoScheduler(null),
+                new ReadCountingOperationTracker(new ThreadCountingTracker(), policy, questions))) {
+            for (int f = 0; f < FLUSHES; f++) {
+                tree.flush(ENTRIES);
+            }
+            assertThat(tree.diskComponents()).hasSize(FLUSHES);
+            for (long r = 0; r < 3 * ReadCountingOperationTracker.READS_PER_QUESTION; r++) {
+                assertThat(tree.contains((int) (r % tree.nextKey()))).isTrue();
+            }
+            questions.shutdown();
+            assertThat(questions.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
+            // With the synchronous scheduler the merges the questions scheduled have run on the question thread.
+            assertThat(tree.diskComponents()).as("reads alone, no flush").hasSizeLessThan(FLUSHES);
+            assertThat(policy.readsSinceFlush()).as("the reads told between flushes are taken")
+                    .isLessThan(ReadCountingOperationTracker.READS_PER_QUESTION);
+        } finally {
+            questions.shutdownNow();
+        }
     }
 
     @Test

@@ -6,7 +6,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.hyracks.api.dataflow.value.IBinaryComparatorFactory;
 import org.apache.hyracks.api.dataflow.value.ITypeTraits;
@@ -90,10 +95,13 @@ final class HyracksTree implements AutoCloseable {
     private final FlushTrace trace;
     /** Flushes and merges scheduled and not completed ({@link TracingIoCallbackFactory}). */
     private final AtomicInteger outstanding;
+    /** Where the index's tracker asks our policy about reads between flushes (ReadCountingOperationTracker). */
+    private final ExecutorService questions;
 
     private HyracksTree(HyracksConfig config, DirectoryLock lock, ThrottledIOManager io,
             IBufferCache cache, GreedyScheduler scheduler, LSMBTree index, FlushTrace trace,
-            AtomicInteger outstanding) {
+            AtomicInteger outstanding, ExecutorService questions) {
+        this.questions = questions;
         this.config = config;
         this.lock = lock;
         this.io = io;
@@ -118,6 +126,7 @@ final class HyracksTree implements AutoCloseable {
         ThrottledIOManager io = null;
         IBufferCache cache = null;
         GreedyScheduler scheduler = null;
+        ExecutorService questions = Executors.newSingleThreadExecutor(daemons("hyracks-read-questions"));
         try {
             io = new ThrottledIOManager(List.of(new IODeviceHandle(dir.toFile(), ".")), config.device());
             int pageSize = config.pageSize();
@@ -138,7 +147,8 @@ final class HyracksTree implements AutoCloseable {
             ILSMMergePolicy policy = config.policy().create();
             // Our policies are told the index's reads (one per search) by its tracker; AsterixDB's prefix ignores them.
             ILSMOperationTracker tracker = policy instanceof HyracksMergePolicy ours
-                    ? new ReadCountingOperationTracker(new ThreadCountingTracker(), ours) : new ThreadCountingTracker();
+                    ? new ReadCountingOperationTracker(new ThreadCountingTracker(), ours, questions)
+                    : new ThreadCountingTracker();
             LSMBTree tree = LSMBTreeUtil.createLSMTree(io, memory, file, cache, TYPE_TRAITS, KEY_COMPARATORS,
                     new int[] {0}, BLOOM_FILTER_FALSE_POSITIVE_RATE,
                     new TracingMergePolicy(policy, trace), tracker, scheduler,
@@ -149,8 +159,9 @@ final class HyracksTree implements AutoCloseable {
                 tree.create();
             }
             tree.activate();
-            return new HyracksTree(config, lock, io, cache, scheduler, tree, trace, outstanding);
+            return new HyracksTree(config, lock, io, cache, scheduler, tree, trace, outstanding, questions);
         } catch (IOException | RuntimeException e) {
+            questions.shutdownNow();
             closeQuietly(scheduler, cache, io, e);
             lock.close();
             throw e;
@@ -184,12 +195,19 @@ final class HyracksTree implements AutoCloseable {
 
     /**
      * Flushes what the memory components hold and waits until no flush or merge is scheduled or running: the merges
-     * every flush triggered (and the merges those trigger) have been installed. REQUIRES: no client thread is
-     * writing.
+     * every flush triggered (and the merges those trigger) have been installed, after the policy has answered every
+     * question about reads already asked. REQUIRES: no client thread is writing.
      *
      * @throws HyracksDataException if a flush failed
      */
     void settle() throws HyracksDataException, InterruptedException {
+        try {
+            questions.submit(() -> { }).get(); // one thread, in order: every question asked before has run
+        } catch (RejectedExecutionException e) {
+            // closing: no question runs any more
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
         while (true) {
             awaitIdle();
             if (index.isCurrentMutableComponentEmpty()) {
@@ -254,6 +272,14 @@ final class HyracksTree implements AutoCloseable {
             failure = new IOException("interrupted while flushing " + config.dir(), e);
         } catch (HyracksDataException e) {
             failure = new IOException("the final flush of " + config.dir() + " failed: " + e.getMessage(), e);
+        }
+        questions.shutdownNow(); // a question asked now would only schedule a merge that deactivate waits for
+        try {
+            if (!questions.awaitTermination(30, TimeUnit.SECONDS)) {
+                failure = add(failure, new IOException("a read question of " + config.dir() + " did not end"));
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         try {
             index.deactivate(false);
