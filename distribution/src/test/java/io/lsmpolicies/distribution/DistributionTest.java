@@ -96,6 +96,41 @@ class DistributionTest {
     }
 
     @Test
+    void theYcsbBindingRunsFromItsArchiveWithYcsbsOwnCore() throws Exception {
+        Path binding;
+        try (Stream<Path> s = Files.list(Path.of("target"))) {
+            binding = s.filter(p -> p.getFileName().toString().matches("lsm-.*-ycsb-binding") && Files.isDirectory(p))
+                    .findFirst().orElseThrow(() -> new AssertionError("no target/lsm-*-ycsb-binding"))
+                    .resolve("lsm-binding").toAbsolutePath();
+        }
+        List<String> jars;
+        try (Stream<Path> s = Files.list(binding.resolve("lib"))) {
+            jars = s.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+        assertThat(jars).anyMatch(j -> j.startsWith("ycsb-binding-")).anyMatch(j -> j.startsWith("lsm-core-"))
+                .noneMatch(j -> j.startsWith("core-") || j.startsWith("htrace-") || j.contains("-asl-"));
+        // What a stock YCSB 0.17.0 distribution's lib/ holds: its core and the libraries the core needs.
+        List<String> ycsbLib = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            String name = Path.of(entry).getFileName().toString();
+            if (name.equals("core-0.17.0.jar") || name.startsWith("htrace-core4-")
+                    || name.startsWith("jackson-core-asl-") || name.startsWith("jackson-mapper-asl-")
+                    || name.startsWith("HdrHistogram-")) {
+                ycsbLib.add(entry);
+            }
+        }
+        assertThat(ycsbLib).as("YCSB's core on this test's class path").hasSize(5);
+        String classPath = String.join(java.io.File.pathSeparator, ycsbLib) + java.io.File.pathSeparator
+                + binding.resolve("lib") + "/*";
+        Path workload = unpacked().resolve("workloads/workloada").toAbsolutePath();
+        Run load = run(tmp, Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp", classPath,
+                "site.ycsb.Client", "-load", "-db", "io.lsmpolicies.ycsb.LsmDB", "-P", workload.toString(),
+                "-p", "recordcount=200", "-p", "lsm.dir=" + tmp.resolve("ycsb-db"));
+        assertThat(load.exit()).as(load.output()).isZero();
+        assertThat(load.output()).contains("[INSERT], Operations, 200").contains("[INSERT], Return=OK, 200");
+    }
+
+    @Test
     void everyJarInLibIsListedInThirdParty() throws Exception {
         Path home = unpacked();
         TreeSet<String> jars;
