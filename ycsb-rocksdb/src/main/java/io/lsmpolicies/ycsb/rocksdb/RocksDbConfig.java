@@ -9,6 +9,8 @@ import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.io.DeviceProfile;
 import io.lsmpolicies.ycsb.common.YcsbRecord;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import java.util.Set;
@@ -20,7 +22,8 @@ import site.ycsb.DBException;
  * {@code -p} options). Every {@code rocksdb.*} property must be known; a bad value is a {@link DBException} naming
  * the property, the value and what is accepted. Defaults are RocksDB's, except where our engine's default differs
  * and the comparison needs the same setting (MemTable size, block cache, WAL mode; see docs/peers-rocksdb.md).
- * Immutable.
+ * RocksDB's own option names ({@code rocksdb.write_buffer_size}, ...) and YCSB's {@code rocksdb.optionsfile} are
+ * accepted too ({@link RocksDbNames}). Immutable.
  *
  * @param dir           the database directory
  * @param compaction    the compaction style
@@ -96,11 +99,18 @@ public record RocksDbConfig(Path dir, Compaction compaction, int sizeRatio, int 
      * @throws DBException naming the property, if a {@code rocksdb.*} property is unknown, {@code rocksdb.dir} is
      *                     missing, or a value is bad
      */
-    public static RocksDbConfig parse(Properties p) throws DBException {
+    public static RocksDbConfig parse(Properties given) throws DBException {
+        List<String> ignored = new ArrayList<>();
+        Properties p = RocksDbNames.resolve(given, ignored);
+        if (!ignored.isEmpty()) {
+            System.getLogger(RocksDbConfig.class.getName()).log(System.Logger.Level.INFO, "{0}: RocksDB options this "
+                    + "peer does not set, ignored: {1}", RocksDbNames.OPTIONS_FILE, String.join(", ", ignored));
+        }
         for (String name : new TreeSet<>(p.stringPropertyNames())) {
             if (name.startsWith("rocksdb.") && !KEYS.contains(name)) {
                 throw new DBException("unknown property " + name + "; known: " + String.join(", ", new TreeSet<>(KEYS))
-                        + ", " + TRACE_FILE);
+                        + ", " + TRACE_FILE + ", " + RocksDbNames.OPTIONS_FILE + ", and RocksDB's names "
+                        + String.join(", ", RocksDbNames.propertyNames()));
             }
         }
         String dirText = p.getProperty(DIR);

@@ -38,6 +38,35 @@ class RocksDbPropertiesTest {
     }
 
     @Test
+    void rocksDbsOwnOptionNamesAndYcsbsOptionsFileAreAccepted() throws Exception {
+        // Regression: YCSB's rocksdb.optionsfile and RocksDB's option names were unknown properties.
+        RocksDbConfig named = RocksDbConfig.parse(props("rocksdb.dir", tmp.resolve("db").toString(),
+                "rocksdb.write_buffer_size", "1048576", "rocksdb.max_bytes_for_level_multiplier", "4",
+                "rocksdb.level_compaction_dynamic_level_bytes", "true"));
+        assertThat(named.memtableBytes()).isEqualTo(1 << 20);
+        assertThat(named.sizeRatio()).isEqualTo(4);
+        assertThat(named.dynamicLevels()).isTrue();
+
+        Path options = java.nio.file.Files.writeString(tmp.resolve("OPTIONS-000005"), "[Version]\n"
+                + "  rocksdb_version=9.7.3\n[DBOptions]\n  max_background_jobs=2\n[CFOptions \"default\"]\n"
+                + "  compaction_style=kCompactionStyleUniversal\n  write_buffer_size=2097152\n"
+                + "  level0_file_num_compaction_trigger=8\n  bloom_locality=0\n"
+                + "[TableOptions/BlockBasedTable \"default\"]\n  block_size=4096\n", StandardCharsets.UTF_8);
+        RocksDbConfig fromFile = RocksDbConfig.parse(props("rocksdb.dir", tmp.resolve("db").toString(),
+                "rocksdb.optionsfile", options.toString(), "rocksdb.l0-trigger", "6"));
+        assertThat(fromFile.compaction()).isEqualTo(RocksDbConfig.Compaction.UNIVERSAL);
+        assertThat(fromFile.memtableBytes()).isEqualTo(2 << 20);
+        assertThat(fromFile.l0Trigger()).as("a property given wins over the file").isEqualTo(6);
+
+        assertThat(fails("rocksdb.write_buffer_size", "1KB")).hasMessageContaining("rocksdb.memtable.size");
+        assertThat(initFails("rocksdb.dir", "d", "rocksdb.memtable.size", "4MB", "rocksdb.write_buffer_size", "1MB"))
+                .hasMessageContaining("give rocksdb.memtable.size or rocksdb.write_buffer_size (RocksDB's name), "
+                        + "not both");
+        assertThat(fails("rocksdb.compaction_style", "kCompactionStyleFIFO"))
+                .hasMessageContaining("accepted: kCompactionStyleLevel, kCompactionStyleUniversal");
+    }
+
+    @Test
     void theDirectoryIsRequired() {
         assertThat(initFails()).hasMessageContaining("rocksdb.dir is required");
         assertThat(initFails("rocksdb.dir", " ")).hasMessageContaining("rocksdb.dir is required");
