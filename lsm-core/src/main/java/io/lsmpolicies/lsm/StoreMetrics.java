@@ -103,10 +103,12 @@ public record StoreMetrics(Writes writes, Flushes flushes, Merges merges, Reads 
      * @param hits             block cache hits
      * @param misses           block cache misses
      * @param cachedBytes      bytes of leaf pages (with their parsed entry index) the block cache holds now
+     * @param offHeapBytes     bytes of off-heap memory the block cache has taken for pages (at most its
+     *                         capacity; taken as first needed and kept while the store is open)
      * @param pinnedIndexBytes bytes of internal (index) pages the open tables hold outside the cache, each parsed
      *                         once on first use; Bloom filters, also held in memory, are not counted here
      */
-    public record Cache(long hits, long misses, long cachedBytes, long pinnedIndexBytes) {
+    public record Cache(long hits, long misses, long cachedBytes, long offHeapBytes, long pinnedIndexBytes) {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper().disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);

@@ -247,6 +247,7 @@ final class StoreStatistics {
                         Double.longBitsToDouble(transientMaxBits.get())),
                 new StoreMetrics.Tables(components, liveTables, virtualTables, diskBytes.get()),
                 new StoreMetrics.Io(written, read),
-                new StoreMetrics.Cache(cache.hits(), cache.misses(), cache.weightedBytes(), pinnedIndexBytes));
+                new StoreMetrics.Cache(cache.hits(), cache.misses(), cache.weightedBytes(), cache.reservedBytes(),
+                        pinnedIndexBytes));
     }
 }

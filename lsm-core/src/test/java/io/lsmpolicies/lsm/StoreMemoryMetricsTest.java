@@ -44,6 +44,8 @@ class StoreMemoryMetricsTest {
             assertThat(first.pinnedIndexBytes()).isPositive()
                     .isLessThan(store.metrics().tables().diskBytes() / 4);
             assertThat(first.cachedBytes()).isPositive().isLessThanOrEqualTo(capacity);
+            assertThat(first.offHeapBytes()).as("pages live off the heap").isPositive()
+                    .isLessThanOrEqualTo(capacity);
             for (int i = 0; i < n; i += 7) {
                 store.get(key(i));
             }

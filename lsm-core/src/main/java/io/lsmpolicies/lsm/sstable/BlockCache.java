@@ -2,6 +2,7 @@ package io.lsmpolicies.lsm.sstable;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.RemovalCause;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -9,9 +10,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * its parsed entry index ({@link Page}). A page enters the cache only after its checksum has been verified, and
  * is never modified afterwards. Internal (index) pages are not cached here: each reader pins its own, as the
  * Bloom filter is pinned. Thread-safe.
+ *
+ * <p>The pages' bytes live off the heap, in the cache's {@link PageArena} of {@code capacityBytes}: a page
+ * missing from the cache is read from the file straight into a free slot of the arena, so cached pages cost
+ * the garbage collector nothing and a miss allocates only the page's small entry index. Cached pages are
+ * reference counted ({@link Page#retain()}): a page evicted while a reader still uses it keeps its memory
+ * until that reader releases it. The eviction bound is {@link #HEADROOM} below the capacity, so that the
+ * arena has room for pages being read and pages still in use after their eviction; when even that is taken,
+ * a page is read into memory of its own and not cached.
  */
 public final class BlockCache {
+    /** The share of the capacity kept free of cached pages, for pages being read or still in use. */
+    public static final double HEADROOM = 1.0 / 8;
+
     private final Cache<PageKey, Page> pages;
+    private final PageArena arena;
     private final AtomicLong nextFileId = new AtomicLong();
     private final long capacityBytes;
 
@@ -20,8 +33,17 @@ public final class BlockCache {
 
     private BlockCache(long capacityBytes) {
         this.capacityBytes = capacityBytes;
-        this.pages = Caffeine.newBuilder().maximumWeight(capacityBytes)
-                .weigher((PageKey k, Page v) -> (int) Math.min(Integer.MAX_VALUE, v.weight())).recordStats().build();
+        this.arena = capacityBytes == 0 ? null : new PageArena(capacityBytes);
+        this.pages = Caffeine.newBuilder()
+                .maximumWeight((long) (capacityBytes * (1 - HEADROOM)))
+                .weigher((PageKey k, Page v) -> (int) Math.min(Integer.MAX_VALUE, v.weight()))
+                .executor(Runnable::run) // evicted pages release their memory before the next read needs it
+                .removalListener((PageKey k, Page v, RemovalCause cause) -> {
+                    if (v != null) {
+                        v.release();
+                    }
+                })
+                .recordStats().build();
     }
 
     /**
@@ -41,13 +63,44 @@ public final class BlockCache {
         return nextFileId.incrementAndGet();
     }
 
+    /** The cached page, with a reference taken for the caller (who releases it), or {@code null}. */
     Page get(long file, long page) {
-        return capacityBytes == 0 ? null : pages.getIfPresent(new PageKey(file, page));
+        if (arena == null) {
+            return null;
+        }
+        Page p = pages.getIfPresent(new PageKey(file, page));
+        return p != null && p.retain() ? p : null;
     }
 
+    /**
+     * A free slot of the cache's memory for a page of {@code pageSize} bytes, to read a missing page into, or
+     * {@code null} if the page is not to be cached (caching disabled, or no room).
+     */
+    PageArena.Slot allocate(int pageSize) {
+        return arena == null ? null : arena.allocate(pageSize);
+    }
+
+    /** The arena that {@link #allocate} takes slots from, for {@link Page#parse} (null if caching is off). */
+    PageArena arena() {
+        return arena;
+    }
+
+    /** Gives back a slot from {@link #allocate} that holds no parsed page (the read or the check failed). */
+    void free(PageArena.Slot slot) {
+        arena.free(slot);
+    }
+
+    /**
+     * Caches {@code parsed}, a page read into a slot from {@link #allocate}, unless another reader cached the same
+     * page meanwhile. The caller keeps its own reference either way, and releases it when done.
+     */
     void put(long file, long page, Page parsed) {
-        if (capacityBytes > 0) {
-            pages.put(new PageKey(file, page), parsed);
+        if (!parsed.inArena()) {
+            return;
+        }
+        parsed.retain(); // the cache's reference, released on eviction
+        if (pages.asMap().putIfAbsent(new PageKey(file, page), parsed) != null) {
+            parsed.release();
         }
     }
 
@@ -64,6 +117,11 @@ public final class BlockCache {
     public long weightedBytes() {
         pages.cleanUp();
         return pages.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
+    }
+
+    /** Bytes of off-heap memory the cache has taken so far (at most its capacity). */
+    public long reservedBytes() {
+        return arena == null ? 0 : arena.reservedBytes();
     }
 
     public long hits() {

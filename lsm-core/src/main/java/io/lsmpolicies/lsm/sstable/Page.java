@@ -2,27 +2,48 @@ package io.lsmpolicies.lsm.sstable;
 
 import io.lsmpolicies.lsm.CorruptionException;
 import io.lsmpolicies.lsm.CorruptionException.Code;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Path;
-import java.util.Arrays;
 
 /**
  * A leaf or internal page whose checksum has been verified, parsed once into an entry index so that a lookup
  * binary-searches the entries and compares keys in place, without decoding or copying the entries it passes.
  * Parsing checks that every entry's lengths stay inside the page, so later accesses need no bounds checks of
- * their own. Immutable (safe to share through the block cache and between threads).
+ * their own. The page's bytes are read with absolute accesses only, and never change while the page is in use:
+ * a page is safe to share through the block cache and between threads.
  *
  * <p>The keys of one page, being sorted and close together, share a prefix (the common prefix of its first and
  * last key). The index keeps, per entry, the 8 key bytes that follow that prefix as one unsigned number (zero
  * padded): a search compares the target's prefix once, then mostly these numbers, and reads a whole key only
  * where they tie. Numbers that differ order the keys as their bytes do.
+ *
+ * <p>A page held in the block cache's memory ({@link PageArena}) is reference counted, since that memory is
+ * reused once the page is evicted: whoever uses such a page holds a reference, taken with {@link #retain()}
+ * (the cache's lookup takes it) and given back with {@link #release()} once the entries it needs are copied
+ * out; the memory returns to the arena when the last reference is released. A page in memory of its own
+ * (a read-ahead chunk, a pinned internal page, a page not cached) is not counted: retain and release do nothing.
  */
 final class Page {
     /** Per entry: the entry's first byte, its key's first byte, its key's length. */
     private static final int SLOTS = 3;
     /** Bytes charged per page beyond its contents (object headers, the index array's header). */
     private static final int OVERHEAD_BYTES = 64;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final VarHandle REFS;
 
-    private final byte[] bytes;
+    static {
+        try {
+            REFS = MethodHandles.lookup().findVarHandle(Page.class, "refs", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** The page's bytes (big-endian), read with absolute accesses only. */
+    private final ByteBuffer bytes;
     /** Where the page's entries end (its checksum's first byte) in {@link #bytes}. */
     private final int limit;
     private final int pageSize;
@@ -32,13 +53,23 @@ final class Page {
     private final int prefixLen;
     /** Per entry: the 8 key bytes after the shared prefix, big-endian, zero padded. */
     private final long[] next8;
+    /** The arena slot holding {@link #bytes}, or {@code null} if the page's memory is not the cache's. */
+    private final PageArena.Slot slot;
+    private final PageArena arena;
+    /** References to a page in a slot; its slot is freed when they fall to 0. */
+    @SuppressWarnings("unused") // through REFS
+    private volatile int refs;
 
-    private Page(byte[] bytes, int at, int pageSize, byte type, int[] index) {
+    private Page(ByteBuffer bytes, int at, int pageSize, byte type, int[] index, PageArena arena,
+                 PageArena.Slot slot) {
         this.bytes = bytes;
         this.limit = at + pageSize - SSTableFormat.PAGE_CRC_BYTES;
         this.pageSize = pageSize;
         this.type = type;
         this.index = index;
+        this.arena = arena;
+        this.slot = slot;
+        this.refs = 1;
         int n = index.length / SLOTS;
         if (n == 0) {
             prefixLen = 0;
@@ -47,8 +78,8 @@ final class Page {
             int last = index[SLOTS * (n - 1) + 1];
             int firstLen = index[2];
             int lastLen = index[SLOTS * (n - 1) + 2];
-            int m = Arrays.mismatch(bytes, first, first + firstLen, bytes, last, last + lastLen);
-            prefixLen = m < 0 ? firstLen : m;
+            int m = mismatch(bytes, first, last, Math.min(firstLen, lastLen));
+            prefixLen = m < 0 ? Math.min(firstLen, lastLen) : m;
         }
         next8 = new long[n];
         for (int i = 0; i < n; i++) {
@@ -56,11 +87,36 @@ final class Page {
         }
     }
 
+    /** The first index below {@code length} where the bytes at {@code a} and {@code b} differ, or -1. */
+    private static int mismatch(ByteBuffer buf, int a, int b, int length) {
+        for (int j = 0; j < length; j++) {
+            if (buf.get(a + j) != buf.get(b + j)) {
+                return j;
+            }
+        }
+        return -1;
+    }
+
     /** The 8 bytes of the key at {@code keyAt} (of {@code keyLen} bytes) from {@code from} on, zero padded. */
-    private static long next8(byte[] b, int keyAt, int keyLen, int from) {
+    private static long next8(ByteBuffer b, int keyAt, int keyLen, int from) {
+        if (from + 8 <= keyLen) {
+            return b.getLong(keyAt + from);
+        }
         long v = 0;
         for (int j = 0; j < 8; j++) {
-            v = v << 8 | (from + j < keyLen ? b[keyAt + from + j] & 0xFF : 0);
+            v = v << 8 | (from + j < keyLen ? b.get(keyAt + from + j) & 0xFF : 0);
+        }
+        return v;
+    }
+
+    /** As {@link #next8(ByteBuffer, int, int, int)} for a key in an array. */
+    private static long next8(byte[] key, int from) {
+        if (from + 8 <= key.length) {
+            return (long) LONGS.get(key, from);
+        }
+        long v = 0;
+        for (int j = 0; j < 8; j++) {
+            v = v << 8 | (from + j < key.length ? key[from + j] & 0xFF : 0);
         }
         return v;
     }
@@ -72,22 +128,38 @@ final class Page {
      *                             page
      */
     static Page parse(Path path, long pageNo, byte type, byte[] bytes) throws CorruptionException {
-        return parse(path, pageNo, type, bytes, 0, bytes.length);
+        return parse(path, pageNo, type, ByteBuffer.wrap(bytes), 0, bytes.length);
     }
 
     /**
      * As {@link #parse(Path, long, byte, byte[])}, for the page in {@code bytes[at, at + pageSize)} (a page of a
      * larger read, used in place; the page keeps {@code bytes}, which must not change while it is used).
      */
-    static Page parse(Path path, long pageNo, byte type, byte[] bytes, int at, int pageSize)
+    static Page parse(Path path, long pageNo, byte type, ByteBuffer bytes, int at, int pageSize)
             throws CorruptionException {
+        return parse(path, pageNo, type, bytes, at, pageSize, null, null);
+    }
+
+    /**
+     * As {@link #parse(Path, long, byte, byte[])}, for the page read into {@code slot} of {@code arena}: the
+     * page holds one reference, and frees the slot when its last reference is released. The caller frees the
+     * slot itself if parsing fails.
+     */
+    static Page parse(Path path, long pageNo, byte type, PageArena arena, PageArena.Slot slot)
+            throws CorruptionException {
+        ByteBuffer b = slot.buffer();
+        return parse(path, pageNo, type, b, 0, b.capacity(), arena, slot);
+    }
+
+    private static Page parse(Path path, long pageNo, byte type, ByteBuffer bytes, int at, int pageSize,
+                              PageArena arena, PageArena.Slot slot) throws CorruptionException {
         long offset = pageNo * pageSize;
-        if (bytes[at] != type) {
-            throw new CorruptionException(path, offset, Code.BAD_LENGTH, "page " + pageNo + " has type " + bytes[at]
-                    + ", expected " + type);
+        if (bytes.get(at) != type) {
+            throw new CorruptionException(path, offset, Code.BAD_LENGTH, "page " + pageNo + " has type "
+                    + bytes.get(at) + ", expected " + type);
         }
         int end = at + pageSize - SSTableFormat.PAGE_CRC_BYTES;
-        int count = readInt(bytes, at + 1);
+        int count = bytes.getInt(at + 1);
         if (count < 0 || count > pageSize / 3) {
             throw new CorruptionException(path, offset, Code.BAD_LENGTH, "page " + pageNo + " claims " + count
                     + " entries");
@@ -121,7 +193,43 @@ final class Page {
         } catch (IllegalArgumentException e) {
             throw new CorruptionException(path, offset, Code.BAD_LENGTH, what + e.getMessage());
         }
-        return new Page(bytes, at, pageSize, type, index);
+        return new Page(bytes, at, pageSize, type, index, arena, slot);
+    }
+
+    /**
+     * Takes a reference to this page, unless its memory has already been given back (its last reference was
+     * released): then it must not be used, and the caller reads the page again.
+     */
+    boolean retain() {
+        if (slot == null) {
+            return true;
+        }
+        int r;
+        do {
+            r = refs;
+            if (r <= 0) {
+                return false;
+            }
+        } while (!REFS.compareAndSet(this, r, r + 1));
+        return true;
+    }
+
+    /** Gives back a reference taken by {@link #retain()} or by reading the page; the page is not used after. */
+    void release() {
+        if (slot == null) {
+            return;
+        }
+        int r = (int) REFS.getAndAdd(this, -1) - 1;
+        if (r == 0) {
+            arena.free(slot);
+        } else if (r < 0) {
+            throw new IllegalStateException("page released more often than retained");
+        }
+    }
+
+    /** Whether this page's memory is the block cache's (it is reference counted). */
+    boolean inArena() {
+        return slot != null;
     }
 
     int count() {
@@ -135,15 +243,37 @@ final class Page {
 
     /** Compares entry {@code i}'s internal key with ({@code key}, {@code sequence}), as {@link Entry#compare}. */
     int compare(int i, byte[] key, long sequence) {
-        int keyAt = index[SLOTS * i + 1];
-        int c = Arrays.compareUnsigned(bytes, keyAt, keyAt + index[SLOTS * i + 2], key, 0, key.length);
+        int c = compareKey(index[SLOTS * i + 1], index[SLOTS * i + 2], key, 0, key.length);
         return c != 0 ? c : Long.compare(sequence, sequence(i));
     }
 
     /** Whether entry {@code i}'s key is {@code key}. */
     boolean keyEquals(int i, byte[] key) {
-        int keyAt = index[SLOTS * i + 1];
-        return Arrays.equals(bytes, keyAt, keyAt + index[SLOTS * i + 2], key, 0, key.length);
+        int keyLen = index[SLOTS * i + 2];
+        return keyLen == key.length && compareKey(index[SLOTS * i + 1], keyLen, key, 0, key.length) == 0;
+    }
+
+    /**
+     * Compares the page's bytes [{@code at}, {@code at + length}) with {@code key[from, to)} as unsigned byte
+     * strings, 8 bytes at a time.
+     */
+    private int compareKey(int at, int length, byte[] key, int from, int to) {
+        int n = Math.min(length, to - from);
+        int j = 0;
+        for (; j + 8 <= n; j += 8) {
+            long a = bytes.getLong(at + j);
+            long b = (long) LONGS.get(key, from + j);
+            if (a != b) {
+                return Long.compareUnsigned(a, b);
+            }
+        }
+        for (; j < n; j++) {
+            int d = (bytes.get(at + j) & 0xFF) - (key[from + j] & 0xFF);
+            if (d != 0) {
+                return d;
+            }
+        }
+        return Integer.compare(length, to - from);
     }
 
     /** The first entry at or after ({@code key}, {@code sequence}), or {@link #count()} if none. */
@@ -154,11 +284,11 @@ final class Page {
             return 0;
         }
         int first = index[1];
-        int c = Arrays.compareUnsigned(bytes, first, first + prefixLen, key, 0, Math.min(prefixLen, key.length));
+        int c = compareKey(first, prefixLen, key, 0, Math.min(prefixLen, key.length));
         if (c != 0 || key.length < prefixLen) { // the target is outside the shared prefix: before or after all
             return c < 0 ? hi : 0;
         }
-        long target = next8(key, 0, key.length, prefixLen);
+        long target = next8(key, prefixLen);
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
             int d = Long.compareUnsigned(next8[mid], target);
@@ -197,9 +327,11 @@ final class Page {
         varLong(bytes, at, limit);
         int valueLen = (int) varLong(bytes, at, limit);
         long sequence = varLong(bytes, at, limit);
-        boolean tombstone = (bytes[start] & 1) != 0;
-        byte[] key = Arrays.copyOfRange(bytes, keyAt, keyAt + keyLen);
-        byte[] value = Arrays.copyOfRange(bytes, keyAt + keyLen, keyAt + keyLen + valueLen);
+        boolean tombstone = (bytes.get(start) & 1) != 0;
+        byte[] key = new byte[keyLen];
+        bytes.get(keyAt, key);
+        byte[] value = new byte[valueLen];
+        bytes.get(keyAt + keyLen, value);
         return new Entry(key, sequence, tombstone, value);
     }
 
@@ -213,19 +345,15 @@ final class Page {
         return varLong(bytes, at, limit);
     }
 
-    private static int readInt(byte[] b, int at) {
-        return (b[at] & 0xFF) << 24 | (b[at + 1] & 0xFF) << 16 | (b[at + 2] & 0xFF) << 8 | b[at + 3] & 0xFF;
-    }
-
     /** Reads the varlong at {@code at[0]}, before {@code end}, and moves {@code at[0]} past it. */
-    private static long varLong(byte[] b, int[] at, int end) {
+    private static long varLong(ByteBuffer b, int[] at, int end) {
         long v = 0;
         int p = at[0];
         for (int shift = 0; shift < 64; shift += 7) {
             if (p >= end) {
                 throw new IllegalArgumentException("varint runs past the end of the page");
             }
-            byte x = b[p++];
+            byte x = b.get(p++);
             v |= (long) (x & 0x7F) << shift;
             if (x >= 0) {
                 at[0] = p;

@@ -56,6 +56,16 @@ final class SSTableFormat {
         return (int) c.getValue();
     }
 
+    /** CRC of page {@code pageNo} held in {@code page} from its position 0 (moves its position and limit). */
+    static int pageCrc(long pageNo, ByteBuffer page) {
+        CRC32C c = new CRC32C();
+        for (int shift = 56; shift >= 0; shift -= 8) {
+            c.update((int) (pageNo >>> shift));
+        }
+        c.update(page.position(0).limit(page.capacity() - PAGE_CRC_BYTES));
+        return (int) c.getValue();
+    }
+
     static int crc(byte[] bytes, int offset, int length) {
         CRC32C c = new CRC32C();
         c.update(bytes, offset, length);

@@ -174,15 +174,23 @@ public final class SSTableReader implements Closeable {
     public Entry getAdmitted(byte[] key, long snapshot) throws IOException {
         long leaf = leafFor(key, snapshot);
         Page page = leafPage(leaf);
-        int i = page.lowerBound(key, snapshot);
-        if (i == page.count()) { // every version here is newer than the snapshot, or the key is past this leaf
-            if (leaf + 1 >= leafPages) {
-                return null;
+        try {
+            int i = page.lowerBound(key, snapshot);
+            if (i == page.count()) { // every version here is newer than the snapshot, or the key is past this leaf
+                if (leaf + 1 >= leafPages) {
+                    return null;
+                }
+                page.release();
+                page = null;
+                page = leafPage(leaf + 1);
+                i = 0;
             }
-            page = leafPage(leaf + 1);
-            i = 0;
+            return i < page.count() && page.keyEquals(i, key) ? page.entry(i) : null;
+        } finally {
+            if (page != null) {
+                page.release();
+            }
         }
-        return i < page.count() && page.keyEquals(i, key) ? page.entry(i) : null;
     }
 
     /**
@@ -225,7 +233,10 @@ public final class SSTableReader implements Closeable {
         return new Cursor(0, Math.max(1, readAheadBytes / pageSize), null, 0);
     }
 
-    /** Iterates entries from a leaf onwards, reading one leaf at a time. */
+    /**
+     * Iterates entries from a leaf onwards, reading one leaf at a time. A cursor holds a reference to its current
+     * leaf until it moves past it, reaches the end, or is closed: close a cursor that is not read to the end.
+     */
     public final class Cursor implements Iterator<Entry>, Closeable {
         private long leaf;
         private Page page;
@@ -234,6 +245,7 @@ public final class SSTableReader implements Closeable {
 
         private final int readAheadPages;
         private byte[] chunk;
+        private ByteBuffer chunkBuffer;
         private long chunkStart;
         private int chunkPages;
 
@@ -244,16 +256,29 @@ public final class SSTableReader implements Closeable {
         private Cursor(long leaf, int readAheadPages, byte[] key, long sequence) throws IOException {
             this.leaf = leaf;
             this.readAheadPages = readAheadPages;
-            load();
-            if (key != null) {
-                index = page.lowerBound(key, sequence);
+            try {
+                load();
+                if (key != null) {
+                    index = page.lowerBound(key, sequence);
+                }
+                advance();
+            } catch (IOException | RuntimeException e) {
+                releasePage();
+                throw e;
             }
-            advance();
         }
 
         private void load() throws IOException {
+            releasePage();
             page = readAheadPages > 0 ? readAhead() : leafPage(leaf);
             index = 0;
+        }
+
+        private void releasePage() {
+            if (page != null) {
+                page.release();
+                page = null;
+            }
         }
 
         /**
@@ -267,19 +292,21 @@ public final class SSTableReader implements Closeable {
                 chunkPages = (int) Math.min(readAheadPages, leafPages - leaf);
                 if (chunk == null) {
                     chunk = new byte[readAheadPages * pageSize];
+                    chunkBuffer = ByteBuffer.wrap(chunk);
                 }
                 readFully(ByteBuffer.wrap(chunk, 0, chunkPages * pageSize), leaf * pageSize);
                 pagesRead.addAndGet(chunkPages);
             }
             int from = (int) (leaf - chunkStart) * pageSize;
             verifyChecksum(leaf, chunk, from);
-            return Page.parse(path, leaf, SSTableFormat.LEAF, chunk, from, pageSize);
+            return Page.parse(path, leaf, SSTableFormat.LEAF, chunkBuffer, from, pageSize);
         }
 
         private void advance() throws IOException {
             while (index >= page.count()) {
                 if (++leaf >= leafPages) {
                     next = null;
+                    releasePage();
                     return;
                 }
                 load();
@@ -308,7 +335,7 @@ public final class SSTableReader implements Closeable {
 
         @Override
         public void close() {
-            page = null;
+            releasePage();
             next = null;
         }
     }
@@ -331,13 +358,30 @@ public final class SSTableReader implements Closeable {
         return out;
     }
 
-    /** Leaf {@code pageNo} from the block cache, or read, checked, parsed and cached. */
+    /**
+     * Leaf {@code pageNo} from the block cache, or read into the cache's memory, checked, parsed and cached; the
+     * caller holds a reference to it and {@linkplain Page#release() releases} it when done.
+     */
     private Page leafPage(long pageNo) throws IOException {
         Page page = cache.get(fileId, pageNo);
-        if (page == null) {
-            page = Page.parse(path, pageNo, SSTableFormat.LEAF, readVerified(pageNo));
-            cache.put(fileId, pageNo, page);
+        if (page != null) {
+            return page;
         }
+        PageArena.Slot slot = cache.allocate(pageSize);
+        if (slot == null) { // no caching, or no room: memory of its own, not cached
+            return Page.parse(path, pageNo, SSTableFormat.LEAF, readVerified(pageNo));
+        }
+        try {
+            ByteBuffer b = slot.buffer().clear();
+            readFully(b, pageNo * pageSize);
+            pagesRead.incrementAndGet();
+            verifyChecksum(pageNo, b.clear());
+            page = Page.parse(path, pageNo, SSTableFormat.LEAF, cache.arena(), slot);
+        } catch (IOException | RuntimeException e) {
+            cache.free(slot);
+            throw e;
+        }
+        cache.put(fileId, pageNo, page);
         return page;
     }
 
@@ -381,6 +425,15 @@ public final class SSTableReader implements Closeable {
 
     private void verifyChecksum(long pageNo, byte[] bytes) throws CorruptionException {
         verifyChecksum(pageNo, bytes, 0);
+    }
+
+    /** Checks page {@code pageNo}, held in {@code page} (one page, position 0), against its checksum. */
+    private void verifyChecksum(long pageNo, ByteBuffer page) throws CorruptionException {
+        int stored = page.getInt(pageSize - SSTableFormat.PAGE_CRC_BYTES);
+        if (stored != SSTableFormat.pageCrc(pageNo, page)) {
+            throw new CorruptionException(path, pageNo * pageSize, Code.CHECKSUM_MISMATCH,
+                    "page " + pageNo + " checksum mismatch");
+        }
     }
 
     /** Checks page {@code pageNo}, held in {@code bytes[at, at + pageSize)}, against its checksum. */

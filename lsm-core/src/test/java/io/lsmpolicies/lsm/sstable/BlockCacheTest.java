@@ -3,8 +3,15 @@ package io.lsmpolicies.lsm.sstable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -74,5 +81,114 @@ class BlockCacheTest {
                 assertThat(rb.get(key(i), Long.MAX_VALUE).value()).isEqualTo("other".getBytes());
             }
         }
+    }
+
+    private Path table(String name, int keys, int pageSize, int valueBytes) throws Exception {
+        Path path = dir.resolve(name);
+        try (SSTableWriter w = SSTableWriter.create(path, new SSTableOptions(pageSize, 10), 1, 1, 0)) {
+            for (int i = 0; i < keys; i++) {
+                w.add(Entry.put(key(i), i + 1, value(i, valueBytes)));
+            }
+            w.finish(Long.MAX_VALUE);
+        }
+        return path;
+    }
+
+    /** A value that names its key, so a page read from reused memory would show. */
+    private static byte[] value(int i, int bytes) {
+        byte[] v = new byte[bytes];
+        for (int j = 0; j < bytes; j++) {
+            v[j] = (byte) (i * 31 + j);
+        }
+        return v;
+    }
+
+    @Test
+    void cachedPagesLiveOffTheHeapWithinTheCapacity() throws Exception {
+        BlockCache cache = BlockCache.ofBytes(4 << 20);
+        try (SSTableReader r = SSTableReader.open(table("e.sst", 4000, 4096, 200), cache)) {
+            for (int i = 0; i < 4000; i++) {
+                assertThat(r.get(key(i), Long.MAX_VALUE).value()).isEqualTo(value(i, 200));
+            }
+            assertThat(cache.reservedBytes()).isPositive().isLessThanOrEqualTo(cache.capacityBytes());
+            assertThat(cache.weightedBytes()).isPositive()
+                    .isLessThanOrEqualTo((long) (cache.capacityBytes() * (1 - BlockCache.HEADROOM)));
+        }
+    }
+
+    @Test
+    void aCacheMissAllocatesFarLessThanThePageOnTheHeap() throws Exception {
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        int pageSize = 64 * 1024;
+        BlockCache cache = BlockCache.ofBytes(64 << 20);
+        try (SSTableReader r = SSTableReader.open(table("f.sst", 2000, pageSize, 1000), cache)) {
+            r.get(key(0), Long.MAX_VALUE); // pins the internal pages and loads the classes
+            long misses = 0;
+            long before = threads.getCurrentThreadAllocatedBytes();
+            long pagesBefore = r.pagesRead();
+            for (int i = 100; i < 2000; i += 60) { // a new leaf each time (about 60 entries per leaf)
+                r.get(key(i), Long.MAX_VALUE);
+            }
+            long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+            misses = r.pagesRead() - pagesBefore;
+            assertThat(misses).as("leaves read from the file").isGreaterThan(20);
+            assertThat(allocated / misses).as("heap bytes allocated per cache-missing get")
+                    .isLessThan(pageSize / 4);
+        }
+    }
+
+    @Test
+    void aPageEvictedWhileInUseKeepsItsBytesUntilReleased() throws Exception {
+        // room for 2 pages of 4 KiB: every lookup of another leaf evicts, and the arena reuses the memory
+        BlockCache cache = BlockCache.ofBytes(3 * 4096);
+        try (SSTableReader r = SSTableReader.open(table("g.sst", 3000, 4096, 100), cache)) {
+            try (SSTableReader.Cursor c = r.seek(key(0), Long.MAX_VALUE)) {
+                for (int i = 1000; i < 3000; i += 7) { // other leaves through the same cache while c holds leaf 0
+                    assertThat(r.get(key(i), Long.MAX_VALUE).value()).isEqualTo(value(i, 100));
+                }
+                for (int i = 0; i < 30; i++) { // the cursor's leaf is intact
+                    assertThat(c.next().value()).isEqualTo(value(i, 100));
+                }
+            }
+        }
+    }
+
+    @Test
+    void concurrentReadersThroughATinyCacheAlwaysSeeTheirOwnPages() throws Exception {
+        BlockCache cache = BlockCache.ofBytes(6 * 4096);
+        Path path = table("h.sst", 20_000, 4096, 100);
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try (SSTableReader r = SSTableReader.open(path, cache)) {
+            List<Callable<Integer>> tasks = new ArrayList<>();
+            for (int t = 0; t < 4; t++) {
+                int seed = t;
+                tasks.add(() -> {
+                    java.util.Random random = new java.util.Random(seed);
+                    int checked = 0;
+                    for (int n = 0; n < 20_000; n++) {
+                        int i = random.nextInt(20_000);
+                        if (n % 500 == 0) { // a short scan holds its leaf while others evict around it
+                            try (SSTableReader.Cursor c = r.seek(key(i), Long.MAX_VALUE)) {
+                                for (int j = i; j < Math.min(i + 40, 20_000); j++) {
+                                    Entry e = c.next();
+                                    assertThat(e.key()).isEqualTo(key(j));
+                                    assertThat(e.value()).isEqualTo(value(j, 100));
+                                }
+                            }
+                        }
+                        Entry e = r.get(key(i), Long.MAX_VALUE);
+                        assertThat(e.value()).as("key %d", i).isEqualTo(value(i, 100));
+                        checked++;
+                    }
+                    return checked;
+                });
+            }
+            for (Future<Integer> f : pool.invokeAll(tasks)) {
+                assertThat(f.get()).isEqualTo(20_000);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(cache.weightedBytes()).as("pages of a closed file are dropped").isZero();
     }
 }
