@@ -1,9 +1,11 @@
 package io.lsmpolicies.lsm.sstable;
 
-import com.google.common.hash.HashCode;
 import com.google.common.hash.HashFunction;
 import com.google.common.hash.Hashing;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 
 /**
  * An immutable Bloom filter over keys: {@link #mightContain(byte[])} is never false for an added key, and is
@@ -21,6 +23,8 @@ public final class BloomFilter {
     public static final int DEFAULT_BITS_PER_KEY = 10;
     static final byte VERSION = 1;
     private static final HashFunction HASH = Hashing.murmur3_128();
+    /** The hash's two halves, read big-endian from its bytes. */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final long[] words;
     private final int probes;
@@ -45,10 +49,9 @@ public final class BloomFilter {
             if (count == hashes.length / 2) {
                 hashes = java.util.Arrays.copyOf(hashes, hashes.length * 2);
             }
-            HashCode h = HASH.hashBytes(key);
-            ByteBuffer b = ByteBuffer.wrap(h.asBytes());
-            hashes[2 * count] = b.getLong();
-            hashes[2 * count + 1] = b.getLong();
+            byte[] h = HASH.hashBytes(key).asBytes();
+            hashes[2 * count] = (long) LONGS.get(h, 0);
+            hashes[2 * count + 1] = (long) LONGS.get(h, 8);
             count++;
             return this;
         }
@@ -106,8 +109,8 @@ public final class BloomFilter {
 
     /** The hash of {@code key} that {@link #mightContain(KeyHash)} probes. */
     public static KeyHash hash(byte[] key) {
-        ByteBuffer b = ByteBuffer.wrap(HASH.hashBytes(key).asBytes());
-        return new KeyHash(b.getLong(), b.getLong());
+        byte[] h = HASH.hashBytes(key).asBytes();
+        return new KeyHash((long) LONGS.get(h, 0), (long) LONGS.get(h, 8));
     }
 
     /** False only if {@code key} was certainly not added. */
