@@ -64,6 +64,7 @@ public final class LsmStore implements Closeable {
 
     private final StoreContext ctx;
     private final BlockCache cache;
+    private final FilePurger purger;
     private final DirectoryLock lock;
     private final ExecutorService flusher;
     private final ExecutorService mergers;
@@ -82,11 +83,12 @@ public final class LsmStore implements Closeable {
         this.cache = BlockCache.ofBytes(options.blockCacheBytes());
         StoreMutex mutex = new StoreMutex();
         StoreStatistics stats = new StoreStatistics(mutex);
-        TableSet tables = new TableSet(files, dir, cache, stats, mutex);
         Snapshots snapshots = new Snapshots();
         StoreEvents events = new StoreEvents(EventLog.open(dir, readOnly ? 0 : options.eventLogBytes()));
-        this.ctx = new StoreContext(dir, options, options.policy(), files, manifest, mutex,
-                new RunState(dir, readOnly, mutex, events), stats, tables,
+        RunState run = new RunState(dir, readOnly, mutex, events);
+        this.purger = new FilePurger(files, run);
+        TableSet tables = new TableSet(files, dir, cache, stats, mutex, purger);
+        this.ctx = new StoreContext(dir, options, options.policy(), files, manifest, mutex, run, stats, tables,
                 new TableBuilder(files, tables, options.sstable(), options.memtableBytes(), manifest, stats, snapshots),
                 snapshots, events);
         this.flusher = DaemonThreads.pool("lsm-flush", 1);
@@ -235,9 +237,10 @@ public final class LsmStore implements Closeable {
         ctx.run().rethrowFailure();
     }
 
-    /** Waits until no merge runs and the policy asks for none. */
+    /** Waits until no merge runs and the policy asks for none, and the files merges replaced are deleted. */
     public void awaitMerges() throws IOException {
         scheduler.awaitIdle();
+        purger.awaitIdle();
         ctx.run().rethrowFailure();
     }
 
@@ -248,6 +251,7 @@ public final class LsmStore implements Closeable {
     public void compactAll() throws IOException {
         flush();
         scheduler.compactAll();
+        purger.awaitIdle();
         ctx.run().rethrowFailure();
     }
 
@@ -395,6 +399,7 @@ public final class LsmStore implements Closeable {
         } catch (IOException e) {
             first = first == null ? e : first;
         }
+        purger.close();
         ctx.events().close();
         lock.close();
         if (first != null) {

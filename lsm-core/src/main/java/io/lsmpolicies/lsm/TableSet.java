@@ -23,7 +23,8 @@ import java.util.function.LongConsumer;
 /**
  * The store's open tables and what reads see: one {@link TableHandle} per live table (file number to handle), the
  * published {@link ReadView}, and the write-ahead-log segments still needed. It owns the files' lifetimes: a
- * replaced table's file is deleted once no {@link Version} holds it (reference counts), a log segment once every
+ * replaced table's file is deleted once no {@link Version} holds it (reference counts; the unlink itself runs on
+ * the {@link FilePurger}'s thread), a log segment once every
  * write it holds is in a table. Mutations REQUIRE the mutex; {@link #acquire} is lock-free.
  */
 final class TableSet {
@@ -32,11 +33,14 @@ final class TableSet {
     private final BlockCache cache;
     private final StoreStatistics stats;
     private final StoreMutex mutex;
+    private final FilePurger purger;
     private final Map<Long, TableHandle> tables = new HashMap<>();
     private final TreeSet<Long> walSegments = new TreeSet<>();
     private volatile ReadView readView;
 
-    TableSet(FileLayer files, Path dir, BlockCache cache, StoreStatistics stats, StoreMutex mutex) {
+    TableSet(FileLayer files, Path dir, BlockCache cache, StoreStatistics stats, StoreMutex mutex,
+             FilePurger purger) {
+        this.purger = purger;
         this.files = files;
         this.dir = dir;
         this.cache = cache;
@@ -83,8 +87,8 @@ final class TableSet {
         }
         SSTableReader reader = SSTableReader.open(files, IoCause.READ, tablePath(t.fileNumber()), cache);
         return new TableHandle(t, reader, h -> {
-            files.deleteIfExists(h.path());
-            stats.tableDeleted(h.record().fileBytes());
+            stats.tableDeleted(h.record().fileBytes()); // in no version any more: no longer the store's bytes
+            purger.delete(h.path());
         });
     }
 
