@@ -92,6 +92,7 @@ class FilePurgerTest {
         assertThat(error).as("the failed deletion is reported").isNotNull();
         assertThat(NthFailureTest.namesTheInjection(error)).as("%s", error).isTrue();
         try (LsmStore reopened = LsmStore.open(store, OPTIONS)) {
+            reopened.awaitMerges(); // recovery's flush may start a merge
             assertThat(tableFiles(store)).isEqualTo(reopened.metrics().tables().live());
         }
         assertThat(StoreVerifier.verify(store).ok()).isTrue();
