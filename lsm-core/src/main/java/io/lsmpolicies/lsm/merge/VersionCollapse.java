@@ -56,13 +56,22 @@ public final class VersionCollapse implements Iterator<Entry> {
     }
 
     private void collapseOneKey() {
-        byte[] key = pending.key();
+        Entry first = pending;
+        byte[] key = first.key();
+        pending = input.hasNext() ? input.next() : null;
+        if (pending == null || !Arrays.equals(pending.key(), key)) { // one version, the common case: nothing to drop
+            if (!(bottommost && first.tombstone())) {
+                ready.add(first);
+            }
+            return;
+        }
         List<Entry> kept = new ArrayList<>();
-        int lastStripe = -1;
+        kept.add(first);
+        int lastStripe = stripe(first.sequence());
         while (pending != null && Arrays.equals(pending.key(), key)) {
             int stripe = stripe(pending.sequence());
             // Versions come newest first: the first one of each stripe is the one readers of that stripe see.
-            if (kept.isEmpty() || stripe != lastStripe) {
+            if (stripe != lastStripe) {
                 kept.add(pending);
                 lastStripe = stripe;
             }
@@ -73,7 +82,7 @@ public final class VersionCollapse implements Iterator<Entry> {
                 kept.remove(kept.size() - 1);
             }
         }
-        ready.addAll(kept);
+        kept.forEach(ready::add);
     }
 
     /** Index of the smallest snapshot &gt;= sequence, or snapshots.length for the newest stripe. */
