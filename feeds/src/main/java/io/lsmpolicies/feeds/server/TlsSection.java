@@ -36,7 +36,9 @@ import javax.net.ssl.KeyManagerFactory;
  *   <li>a PKCS#12 keystore: {@code tls.keystore} and its password, {@code tls.keystore-password} or (to keep it out
  *       of the descriptor) {@code tls.keystore-password-file}, the file's first line; or</li>
  *   <li>PEM files: {@code tls.certificate} (the certificate chain, the server's first) and {@code tls.private-key}
- *       (an unencrypted PKCS#8 key, {@code BEGIN PRIVATE KEY}), which must belong to the certificate.</li>
+ *       (a PKCS#8 key, {@code BEGIN PRIVATE KEY}, or an encrypted one, {@code BEGIN ENCRYPTED PRIVATE KEY}, with
+ *       {@code tls.private-key-password} or {@code tls.private-key-password-file}), which must belong to the
+ *       certificate.</li>
  * </ul>
  * Everything is loaded and checked here, so a missing file, a wrong password or a key that does not match is a
  * {@link ConfigException} naming the key's line before anything starts. Relative paths resolve against the
@@ -46,9 +48,8 @@ import javax.net.ssl.KeyManagerFactory;
  * keyFile)}, which reads the same files: Netty reports a bad file as an {@code IllegalArgumentException} without
  * saying which of the two it was, and it does not check that the key belongs to the certificate (a mismatched pair
  * fails only at the first handshake, after the server reported itself up). The context itself is Netty's builder,
- * given the parsed key and chain. Encrypted PEM keys ({@code BEGIN ENCRYPTED PRIVATE KEY}), which Netty's builder
- * can decrypt given a password, are refused with the advice to use a PKCS#12 keystore, which holds a key with a
- * password in the JDK's own format.
+ * given the parsed key and chain. An encrypted PEM key ({@code BEGIN ENCRYPTED PRIVATE KEY}) is decrypted here with
+ * the JDK's PKCS#8 support given {@code tls.private-key-password} (or {@code -file}), for the same reasons.
  */
 final class TlsSection {
     static final String KEYSTORE = "tls.keystore";
@@ -56,8 +57,10 @@ final class TlsSection {
     static final String KEYSTORE_PASSWORD_FILE = "tls.keystore-password-file";
     static final String CERTIFICATE = "tls.certificate";
     static final String PRIVATE_KEY = "tls.private-key";
+    static final String PRIVATE_KEY_PASSWORD = "tls.private-key-password";
+    static final String PRIVATE_KEY_PASSWORD_FILE = "tls.private-key-password-file";
     static final Set<String> KEYS = Set.of(KEYSTORE, KEYSTORE_PASSWORD, KEYSTORE_PASSWORD_FILE, CERTIFICATE,
-            PRIVATE_KEY);
+            PRIVATE_KEY, PRIVATE_KEY_PASSWORD, PRIVATE_KEY_PASSWORD_FILE);
 
     private final Path file;
     private final IniFile.Section section;
@@ -79,8 +82,15 @@ final class TlsSection {
         IniFile.Entry passwordFile = m.get(KEYSTORE_PASSWORD_FILE);
         IniFile.Entry cert = m.get(CERTIFICATE);
         IniFile.Entry key = m.get(PRIVATE_KEY);
-        if (keystore == null && password == null && passwordFile == null && cert == null && key == null) {
+        IniFile.Entry keyPassword = m.get(PRIVATE_KEY_PASSWORD);
+        IniFile.Entry keyPasswordFile = m.get(PRIVATE_KEY_PASSWORD_FILE);
+        if (keystore == null && password == null && passwordFile == null && cert == null && key == null
+                && keyPassword == null && keyPasswordFile == null) {
             return null;
+        }
+        if ((keyPassword != null || keyPasswordFile != null) && key == null) {
+            throw error(keyPassword != null ? keyPassword : keyPasswordFile, "a private key password without "
+                    + PRIVATE_KEY);
         }
         if (keystore != null && (cert != null || key != null)) {
             IniFile.Entry later = cert != null ? cert : key;
@@ -96,14 +106,19 @@ final class TlsSection {
         }
         if (password != null || passwordFile != null) {
             throw error(password != null ? password : passwordFile, "a keystore password, but the TLS key is given"
-                    + " as PEM files (" + CERTIFICATE + ", " + PRIVATE_KEY + "), which must be unencrypted");
+                    + " as PEM files (" + CERTIFICATE + ", " + PRIVATE_KEY + "); an encrypted key's password is "
+                    + PRIVATE_KEY_PASSWORD + " or " + PRIVATE_KEY_PASSWORD_FILE);
+        }
+        if (keyPassword != null && keyPasswordFile != null) {
+            throw error(keyPassword.line() > keyPasswordFile.line() ? keyPassword : keyPasswordFile, "give either "
+                    + PRIVATE_KEY_PASSWORD + " or " + PRIVATE_KEY_PASSWORD_FILE + ", not both");
         }
         if (cert == null || key == null) {
             IniFile.Entry given = cert != null ? cert : key;
             throw error(given, CERTIFICATE + " and " + PRIVATE_KEY + " go together; " + (cert == null
                     ? CERTIFICATE : PRIVATE_KEY) + " is missing in [" + section.name() + "]");
         }
-        return fromPem(cert, key);
+        return fromPem(cert, key, keyPassword != null ? keyPassword : keyPasswordFile);
     }
 
     private SslContext fromKeystore(IniFile.Entry keystore, IniFile.Entry password, IniFile.Entry passwordFile)
@@ -151,7 +166,8 @@ final class TlsSection {
         }
     }
 
-    private SslContext fromPem(IniFile.Entry cert, IniFile.Entry key) throws ConfigException {
+    private SslContext fromPem(IniFile.Entry cert, IniFile.Entry key, IniFile.Entry keyPassword)
+            throws ConfigException {
         List<X509Certificate> chain = new ArrayList<>();
         try (InputStream in = new ByteArrayInputStream(readFile(cert))) {
             for (var c : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
@@ -163,7 +179,7 @@ final class TlsSection {
         if (chain.isEmpty()) {
             throw error(cert, path(cert) + " holds no certificate");
         }
-        PrivateKey privateKey = privateKey(key);
+        PrivateKey privateKey = privateKey(key, keyPassword);
         if (!matches(privateKey, chain.get(0))) {
             throw error(key, path(key) + " is not the private key of the certificate in " + path(cert) + " ("
                     + chain.get(0).getSubjectX500Principal() + ")");
@@ -176,23 +192,53 @@ final class TlsSection {
         }
     }
 
-    private PrivateKey privateKey(IniFile.Entry key) throws ConfigException {
+    /**
+     * The PEM key of {@code key}: an unencrypted PKCS#8 key ({@code BEGIN PRIVATE KEY}), or an encrypted one
+     * ({@code BEGIN ENCRYPTED PRIVATE KEY}, as {@code openssl pkcs8 -topk8} writes) with the password of
+     * {@code keyPassword} ({@code tls.private-key-password}, or the first line of
+     * {@code tls.private-key-password-file}), decrypted by the JDK's PKCS#8 support.
+     */
+    private PrivateKey privateKey(IniFile.Entry key, IniFile.Entry keyPassword) throws ConfigException {
         String pem = new String(readFile(key), StandardCharsets.US_ASCII);
-        if (pem.contains("BEGIN ENCRYPTED PRIVATE KEY")) {
-            throw error(key, path(key) + " is encrypted; give an unencrypted PKCS#8 key, or use a PKCS#12"
-                    + " keystore (" + KEYSTORE + ") for a key with a password");
+        boolean encrypted = pem.contains("-----BEGIN ENCRYPTED PRIVATE KEY-----");
+        if (encrypted && keyPassword == null) {
+            throw error(key, path(key) + " is encrypted; give its password (" + PRIVATE_KEY_PASSWORD + " or "
+                    + PRIVATE_KEY_PASSWORD_FILE + ")");
         }
-        int begin = pem.indexOf("-----BEGIN PRIVATE KEY-----");
-        int end = pem.indexOf("-----END PRIVATE KEY-----");
+        if (!encrypted && keyPassword != null) {
+            throw error(keyPassword, path(key) + " is not an encrypted key ('BEGIN ENCRYPTED PRIVATE KEY'): it has no"
+                    + " password");
+        }
+        String type = encrypted ? "ENCRYPTED PRIVATE KEY" : "PRIVATE KEY";
+        int begin = pem.indexOf("-----BEGIN " + type + "-----");
+        int end = pem.indexOf("-----END " + type + "-----");
         if (begin < 0 || end < begin) {
             throw error(key, path(key) + " holds no PEM 'BEGIN PRIVATE KEY' block (a PKCS#8 key; convert an"
                     + " 'RSA PRIVATE KEY' with: openssl pkcs8 -topk8 -nocrypt)");
         }
         byte[] der;
         try {
-            der = Base64.getMimeDecoder().decode(pem.substring(begin + 27, end));
+            der = Base64.getMimeDecoder().decode(pem.substring(begin + ("-----BEGIN " + type + "-----").length(), end));
         } catch (IllegalArgumentException e) {
             throw error(key, path(key) + ": the key is not valid base64");
+        }
+        if (encrypted) {
+            String password = keyPassword.key().equals(PRIVATE_KEY_PASSWORD) ? keyPassword.value()
+                    : firstLine(keyPassword);
+            try {
+                javax.crypto.EncryptedPrivateKeyInfo info = new javax.crypto.EncryptedPrivateKeyInfo(der);
+                java.security.AlgorithmParameters params = info.getAlgParameters();
+                // PBES2 (openssl's default) is named by its parameters, e.g. PBEWithHmacSHA256AndAES_256.
+                String algorithm = params != null ? params.toString() : info.getAlgName();
+                javax.crypto.SecretKey secret = javax.crypto.SecretKeyFactory.getInstance(algorithm)
+                        .generateSecret(new javax.crypto.spec.PBEKeySpec(password.toCharArray()));
+                javax.crypto.Cipher cipher = javax.crypto.Cipher.getInstance(algorithm);
+                cipher.init(javax.crypto.Cipher.DECRYPT_MODE, secret, params);
+                der = info.getKeySpec(cipher).getEncoded();
+            } catch (IOException | GeneralSecurityException | RuntimeException e) {
+                throw error(keyPassword, "cannot decrypt " + path(key) + " with this password (a wrong password, or"
+                        + " an encryption the JDK does not support): " + e.getMessage());
+            }
         }
         for (String algorithm : List.of("RSA", "EC", "Ed25519", "Ed448", "RSASSA-PSS", "DSA")) {
             try {

@@ -63,6 +63,18 @@ class TlsTest {
         PrivateKey key = (PrivateKey) ks.getKey("server", PASSWORD.toCharArray());
         Files.writeString(keys.resolve(name + ".crt"), pem("CERTIFICATE", cert.getEncoded()));
         Files.writeString(keys.resolve(name + ".key"), pem("PRIVATE KEY", key.getEncoded()));
+        // The same key encrypted as openssl pkcs8 -topk8 -v2 aes-256-cbc writes it (PBES2, PBKDF2-HMAC-SHA256).
+        String algorithm = "PBEWithHmacSHA256AndAES_256";
+        javax.crypto.Cipher cipher = javax.crypto.Cipher.getInstance(algorithm);
+        cipher.init(javax.crypto.Cipher.ENCRYPT_MODE, javax.crypto.SecretKeyFactory.getInstance(algorithm)
+                .generateSecret(new javax.crypto.spec.PBEKeySpec(PASSWORD.toCharArray())),
+                new javax.crypto.spec.PBEParameterSpec(new byte[16], 10_000,
+                        new javax.crypto.spec.IvParameterSpec(new byte[16])));
+        java.security.AlgorithmParameters pbes2 = java.security.AlgorithmParameters.getInstance("PBES2");
+        pbes2.init(cipher.getParameters().getEncoded()); // named PBES2, so that the key info gets PBES2's OID
+        byte[] encrypted = new javax.crypto.EncryptedPrivateKeyInfo(pbes2, cipher.doFinal(key.getEncoded()))
+                .getEncoded();
+        Files.writeString(keys.resolve(name + "-encrypted.key"), pem("ENCRYPTED PRIVATE KEY", encrypted));
     }
 
     private static String pem(String type, byte[] der) {
@@ -163,6 +175,29 @@ class TlsTest {
         } catch (java.net.SocketTimeoutException open) {
             return false;
         }
+    }
+
+    @Test
+    void anEncryptedPemKeyIsReadWithItsPassword() throws Exception {
+        // Regression: an encrypted PKCS#8 key was refused ("is encrypted; give an unencrypted PKCS#8 key").
+        String crt = keys.resolve("server.crt").toString();
+        String encrypted = keys.resolve("server-encrypted.key").toString();
+        Files.createDirectories(tmp.resolve("io0"));
+        NodeDescriptor d = DescriptorParser.parse(descriptor("tls.certificate = " + crt + "\ntls.private-key = "
+                + encrypted + "\ntls.private-key-password = " + PASSWORD + "\n", ""));
+        assertThat(d.httpSettings().tls()).isNotNull();
+        NodeDescriptor fromFile = DescriptorParser.parse(descriptor("tls.certificate = " + crt + "\ntls.private-key = "
+                + encrypted + "\ntls.private-key-password-file = " + keys.resolve("password") + "\n", ""));
+        assertThat(fromFile.httpSettings().tls()).isNotNull();
+        ConfigException wrong = catchThrowableOfType(ConfigException.class, () -> DescriptorParser.parse(descriptor(
+                "tls.certificate = " + crt + "\ntls.private-key = " + encrypted + "\ntls.private-key-password = no\n",
+                "")));
+        assertThat(List.<Object>of(wrong.line(), wrong.key())).containsExactly(11, "tls.private-key-password");
+        assertThat(wrong.reason()).contains("cannot decrypt");
+        ConfigException none = catchThrowableOfType(ConfigException.class, () -> DescriptorParser.parse(descriptor(
+                "tls.certificate = " + crt + "\ntls.private-key = " + encrypted + "\n", "")));
+        assertThat(List.<Object>of(none.line(), none.key())).containsExactly(10, "tls.private-key");
+        assertThat(none.reason()).contains("is encrypted; give its password");
     }
 
     @Test
