@@ -1,12 +1,11 @@
 package io.lsmpolicies.bench.grid;
 
 import io.lsmpolicies.merge.plot.LogScale;
+import io.lsmpolicies.merge.plot.PngFile;
 import io.lsmpolicies.merge.plot.SeriesColors;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -15,7 +14,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
@@ -323,10 +321,6 @@ final class GridPlots {
     }
 
     private static Path save(Chart<?, ?> chart, Path file) throws IOException {
-        Files.createDirectories(file.toAbsolutePath().getParent());
-        try (OutputStream out = Files.newOutputStream(file)) {
-            BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
-        }
-        return file;
+        return PngFile.write(chart, file);
     }
 }

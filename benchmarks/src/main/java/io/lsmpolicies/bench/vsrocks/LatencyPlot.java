@@ -1,18 +1,16 @@
 package io.lsmpolicies.bench.vsrocks;
 
 import io.lsmpolicies.merge.plot.LogScale;
+import io.lsmpolicies.merge.plot.PngFile;
 import java.awt.BasicStroke;
 import java.awt.Color;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.CategorySeries;
@@ -87,13 +85,7 @@ final class LatencyPlot {
 
     /** Writes the chart as PNG to {@code file} (its directory created if needed). */
     static void write(List<PhaseResult> results, Path file) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        try (OutputStream out = Files.newOutputStream(file)) {
-            BitmapEncoder.saveBitmap(chart(results), out, BitmapEncoder.BitmapFormat.PNG);
-        }
+        PngFile.write(chart(results), file);
     }
 
     private static String label(String key) {

@@ -1,16 +1,14 @@
 package io.lsmpolicies.merge.sim.cli;
 
+import io.lsmpolicies.merge.plot.PngFile;
 import io.lsmpolicies.merge.sim.Advisor;
 import java.awt.Color;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.style.Styler;
@@ -74,13 +72,7 @@ public final class AdvicePlot {
     public static void write(Advisor.Advice advice, Path path) {
         CategoryChart chart = chart(advice);
         try {
-            Path parent = path.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            try (OutputStream out = Files.newOutputStream(path)) {
-                BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
-            }
+            PngFile.write(chart, path);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write plot " + path + ": " + e.getMessage(), e);
         }

@@ -1,22 +1,20 @@
 package io.lsmpolicies.merge.sim.cli;
 
+import io.lsmpolicies.merge.plot.LogScale;
+import io.lsmpolicies.merge.plot.PngFile;
+import io.lsmpolicies.merge.plot.SeriesColors;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import io.lsmpolicies.merge.plot.LogScale;
-import io.lsmpolicies.merge.plot.SeriesColors;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
-import org.knowm.xchart.style.Styler;
 
 /**
  * Collects one running figure against flushes for several policies and draws them in one PNG: write
@@ -130,13 +128,7 @@ final class FlushSeriesPlot {
     void write(Path path, String subtitle) {
         XYChart chart = chart(subtitle);
         try {
-            Path parent = path.toAbsolutePath().getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
-            }
-            try (OutputStream out = Files.newOutputStream(path)) {
-                BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
-            }
+            PngFile.write(chart, path);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write plot " + path + ": " + e.getMessage(), e);
         }
