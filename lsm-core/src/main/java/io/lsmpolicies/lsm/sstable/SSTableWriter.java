@@ -4,6 +4,7 @@ import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.IoCause;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -12,13 +13,19 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Bulk-loads an SSTable (see {@link SSTableFormat}) from entries given in internal order: leaves are
  * written as they fill, then the internal levels bottom-up from the first key of each page below, then the
  * Bloom filter and metadata blocks, then the trailer, and the file is forced to the device. Finished pages
- * are written {@value #WRITE_BUFFER_BYTES} bytes at a time. Memory: that buffer, one page, and one separator
- * per page of the level being built. Not thread-safe.
+ * are written {@value #WRITE_BUFFER_BYTES} bytes at a time, by a background thread while the caller fills the
+ * next group (two buffers in turn), so a merge's or flush's writes overlap its reading and merging; a failed
+ * write is thrown by the next call that hands over a group, or by {@link #finish}. Memory: the two buffers, one
+ * page, and one separator per page of the level being built. Not thread-safe (one caller at a time).
  */
 public final class SSTableWriter implements Closeable {
     private final Path path;
@@ -32,8 +39,19 @@ public final class SSTableWriter implements Closeable {
     /** Finished pages are written in groups of this many bytes: one system call per group, not per page. */
     static final int WRITE_BUFFER_BYTES = 256 * 1024;
 
+    /** Writes groups of finished pages in the background; daemon threads, kept while they are in use. */
+    private static final ExecutorService WRITERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "lsm-table-write");
+        t.setDaemon(true);
+        return t;
+    });
+
     private final ByteBuffer page;
-    private final ByteBuffer pending;
+    /** The group being filled. */
+    private ByteBuffer pending;
+    /** The other group: being written while {@link #inFlight} runs, free after. */
+    private ByteBuffer spare;
+    private Future<?> inFlight;
     private int pageCount;
     private long nextPage;
     private final List<Separator> separators = new ArrayList<>();
@@ -61,6 +79,7 @@ public final class SSTableWriter implements Closeable {
         this.bloom = BloomFilter.builder(options.bloomBitsPerKey());
         this.page = ByteBuffer.allocate(pageSize);
         this.pending = ByteBuffer.allocate(Math.max(pageSize, WRITE_BUFFER_BYTES / pageSize * pageSize));
+        this.spare = ByteBuffer.allocate(pending.capacity());
         startPage(SSTableFormat.LEAF);
     }
 
@@ -202,6 +221,7 @@ public final class SSTableWriter implements Closeable {
                 .putInt(metaBytes.length);
         trailer.putInt(SSTableFormat.crc(trailer.array(), 0, SSTableFormat.TRAILER_BYTES - 4)).flip();
         writePending();
+        awaitWrite();
         write(trailer, nextPage * pageSize);
         channel.force(true);
         finished = true;
@@ -263,11 +283,49 @@ public final class SSTableWriter implements Closeable {
         nextPage++;
     }
 
-    /** Writes the buffered pages, which end just before page {@code nextPage}. */
+    /**
+     * Hands the buffered pages, which end just before page {@code nextPage}, to a background write (after the
+     * previous one has finished, so at most one runs), and goes on filling the other buffer.
+     */
     private void writePending() throws IOException {
         pending.flip();
-        write(pending, nextPage * pageSize - pending.remaining());
-        pending.clear();
+        long at = nextPage * pageSize - pending.remaining();
+        awaitWrite();
+        ByteBuffer group = pending;
+        inFlight = WRITERS.submit(() -> {
+            write(group, at);
+            return null;
+        });
+        pending = spare.clear();
+        spare = group;
+    }
+
+    /** Waits for the background write, if one runs, and throws its failure. */
+    private void awaitWrite() throws IOException {
+        if (inFlight == null) {
+            return;
+        }
+        try {
+            inFlight.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException("writing " + path + " failed", cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            inFlight.cancel(false);
+            throw new InterruptedIOException("interrupted while writing " + path);
+        } finally {
+            inFlight = null;
+        }
     }
 
     private void write(ByteBuffer b, long at) throws IOException {
@@ -279,6 +337,13 @@ public final class SSTableWriter implements Closeable {
     /** Closes the file; an unfinished SSTable is deleted, since it is not a valid file. */
     @Override
     public void close() throws IOException {
+        if (inFlight != null) { // not finished: let the write end before the file is closed (and deleted)
+            try {
+                awaitWrite();
+            } catch (IOException | RuntimeException e) {
+                // the file is unfinished and goes; its failure was or will be reported by the caller's error
+            }
+        }
         channel.close();
         if (!finished) {
             files.deleteIfExists(path);
