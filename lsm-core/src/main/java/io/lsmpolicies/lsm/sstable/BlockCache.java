@@ -3,6 +3,7 @@ package io.lsmpolicies.lsm.sstable;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -16,12 +17,19 @@ import java.util.concurrent.atomic.AtomicLong;
  * the garbage collector nothing and a miss allocates only the page's small entry index. Cached pages are
  * reference counted ({@link Page#retain()}): a page evicted while a reader still uses it keeps its memory
  * until that reader releases it. The eviction bound is {@link #HEADROOM} below the capacity, so that the
- * arena has room for pages being read and pages still in use after their eviction; when even that is taken,
- * a page is read into memory of its own and not cached.
+ * arena has room for pages being read and pages still in use after their eviction. When the arena has no free
+ * slot of the size a read needs, the coldest cached pages of that size are evicted, or, if its blocks serve
+ * other page sizes (tables of different page sizes share the cache), the pages of the block with the fewest in
+ * use, so that the block can serve the new size; when that frees nothing yet (readers hold those pages), the
+ * page is read into memory of its own and not cached.
  */
 public final class BlockCache {
     /** The share of the capacity kept free of cached pages, for pages being read or still in use. */
     public static final double HEADROOM = 1.0 / 8;
+    /** Pages evicted at once when the arena has no free slot of the size a read needs. */
+    private static final int EVICT_FOR_ROOM = 4;
+    /** How many of the coldest pages are looked at to find those. */
+    private static final int EVICT_SCAN = 256;
 
     private final Cache<PageKey, Page> pages;
     private final PageArena arena;
@@ -35,7 +43,7 @@ public final class BlockCache {
         this.capacityBytes = capacityBytes;
         this.arena = capacityBytes == 0 ? null : new PageArena(capacityBytes);
         this.pages = Caffeine.newBuilder()
-                .maximumWeight((long) (capacityBytes * (1 - HEADROOM)))
+                .maximumWeight((long) ((arena == null ? 0 : arena.capacityBytes()) * (1 - HEADROOM)))
                 .weigher((PageKey k, Page v) -> (int) Math.min(Integer.MAX_VALUE, v.weight()))
                 .executor(Runnable::run) // evicted pages release their memory before the next read needs it
                 .removalListener((PageKey k, Page v, RemovalCause cause) -> {
@@ -77,7 +85,37 @@ public final class BlockCache {
      * {@code null} if the page is not to be cached (caching disabled, or no room).
      */
     PageArena.Slot allocate(int pageSize) {
-        return arena == null ? null : arena.allocate(pageSize);
+        if (arena == null) {
+            return null;
+        }
+        PageArena.Slot slot = arena.allocate(pageSize);
+        if (slot == null) { // every slot of this size is taken: make room
+            evictColdest(pageSize);
+            slot = arena.allocate(pageSize);
+        }
+        if (slot == null) { // the blocks serve other page sizes: empty the one with the fewest pages in use
+            Object victim = arena.victimFor(pageSize);
+            if (victim != null) {
+                pages.asMap().entrySet().removeIf(e -> PageArena.inBlock(e.getValue().slot(), victim));
+                slot = arena.allocate(pageSize);
+            }
+        }
+        return slot;
+    }
+
+    /** Evicts up to {@link #EVICT_FOR_ROOM} of the coldest cached pages of {@code pageSize} bytes. */
+    private void evictColdest(int pageSize) {
+        pages.policy().eviction().ifPresent(eviction -> {
+            int evicted = 0;
+            for (Map.Entry<PageKey, Page> e : eviction.coldest(EVICT_SCAN).entrySet()) {
+                if (e.getValue().pageSize() == pageSize) {
+                    pages.asMap().remove(e.getKey(), e.getValue());
+                    if (++evicted == EVICT_FOR_ROOM) {
+                        break;
+                    }
+                }
+            }
+        });
     }
 
     /** The arena that {@link #allocate} takes slots from, for {@link Page#parse} (null if caching is off). */

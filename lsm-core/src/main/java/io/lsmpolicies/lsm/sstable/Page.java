@@ -227,9 +227,19 @@ final class Page {
         }
     }
 
+    /** The arena slot holding this page, or {@code null} if its memory is not the block cache's. */
+    PageArena.Slot slot() {
+        return slot;
+    }
+
     /** Whether this page's memory is the block cache's (it is reference counted). */
     boolean inArena() {
         return slot != null;
+    }
+
+    /** The page's size in bytes. */
+    int pageSize() {
+        return pageSize;
     }
 
     int count() {

@@ -113,6 +113,34 @@ final class PageArena {
         return true;
     }
 
+    /**
+     * The block, serving another page size than {@code pageSize}, with the fewest slots in use (so the fewest
+     * pages to evict before it can serve {@code pageSize}), or {@code null} if every block serves that size or
+     * the arena can still take a new block.
+     */
+    synchronized Object victimFor(int pageSize) {
+        if (pageSize > blockBytes || blocks.size() < maxBlocks) {
+            return null;
+        }
+        Block best = null;
+        for (Block b : blocks) {
+            if (b.slotBytes != pageSize && (best == null || b.used < best.used)) {
+                best = b;
+            }
+        }
+        return best;
+    }
+
+    /** Whether {@code slot} lies in {@code block} (from {@link #victimFor}). */
+    static boolean inBlock(Slot slot, Object block) {
+        return slot.block == block;
+    }
+
+    /** Bytes the arena can take at most: whole blocks, so up to a block less than the capacity it was given. */
+    long capacityBytes() {
+        return (long) maxBlocks * blockBytes;
+    }
+
     /** Bytes of memory taken so far (blocks allocated; they are kept until the cache is collected). */
     synchronized long reservedBytes() {
         return (long) blocks.size() * blockBytes;

@@ -191,4 +191,38 @@ class BlockCacheTest {
         }
         assertThat(cache.weightedBytes()).as("pages of a closed file are dropped").isZero();
     }
+
+    /** Keys of every leaf of a table written by {@link #table(String, int, int, int)}: one per 20 entries. */
+    private static int leaves(SSTableReader r, int keys) throws Exception {
+        long before = r.pagesRead();
+        for (int i = 0; i < keys; i += 20) {
+            r.get(key(i), Long.MAX_VALUE);
+        }
+        return (int) (r.pagesRead() - before);
+    }
+
+    @Test
+    void theEvictionBoundFitsTheMemoryTheArenaCanTake() throws Exception {
+        BlockCache cache = BlockCache.ofBytes(3 << 19); // 1.5 MiB: the arena takes one 1 MiB block
+        try (SSTableReader r = SSTableReader.open(table("i.sst", 40_000, 4096, 150), cache)) {
+            leaves(r, 40_000); // far more leaves than fit
+            assertThat(cache.reservedBytes()).isEqualTo(1 << 20);
+            assertThat(cache.weightedBytes()).as("cached bytes: evictions keep room in the arena")
+                    .isLessThanOrEqualTo((long) ((1 << 20) * (1 - BlockCache.HEADROOM)));
+        }
+    }
+
+    @Test
+    void tablesOfDifferentPageSizesShareTheCache() throws Exception {
+        BlockCache cache = BlockCache.ofBytes(1 << 20); // one block
+        try (SSTableReader small = SSTableReader.open(table("j.sst", 20_000, 4096, 150), cache);
+             SSTableReader large = SSTableReader.open(table("k.sst", 2_000, 8192, 150), cache)) {
+            leaves(small, 20_000); // the block serves 4 KiB pages, and the cache is full of them
+            int first = leaves(large, 2_000);
+            int second = leaves(large, 2_000);
+            assertThat(first).isPositive();
+            assertThat(second).as("8 KiB leaves read again on a second pass (of %d)", first)
+                    .isLessThan(first / 2);
+        }
+    }
 }
