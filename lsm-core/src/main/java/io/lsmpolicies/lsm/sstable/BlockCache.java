@@ -12,11 +12,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * is never modified afterwards. Internal (index) pages are not cached here: each reader pins its own, as the
  * Bloom filter is pinned. Thread-safe.
  *
- * <p>The pages' bytes live off the heap, in the cache's {@link PageArena} of {@code capacityBytes}: a page
+ * <p>The pages' bytes live off the heap, in the cache's {@link PageArena} of {@code capacityBytes} (in whole
+ * blocks of 1 MiB, or one block of the whole capacity if it is smaller): a page
  * missing from the cache is read from the file straight into a free slot of the arena, so cached pages cost
  * the garbage collector nothing and a miss allocates only the page's small entry index. Cached pages are
  * reference counted ({@link Page#retain()}): a page evicted while a reader still uses it keeps its memory
- * until that reader releases it. The eviction bound is {@link #HEADROOM} below the capacity, so that the
+ * until that reader releases it. The eviction bound is {@link #HEADROOM} below the arena's size, so that the
  * arena has room for pages being read and pages still in use after their eviction. When the arena has no free
  * slot of the size a read needs, the coldest cached pages of that size are evicted, or, if its blocks serve
  * other page sizes (tables of different page sizes share the cache), the pages of the block with the fewest in
