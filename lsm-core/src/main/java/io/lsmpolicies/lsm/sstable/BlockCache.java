@@ -134,7 +134,7 @@ public final class BlockCache {
      * page meanwhile. The caller keeps its own reference either way, and releases it when done.
      */
     void put(long file, long page, Page parsed) {
-        if (!parsed.inArena()) {
+        if (parsed.slot() == null) { // memory of its own: not the cache's to hold
             return;
         }
         parsed.retain(); // the cache's reference, released on eviction

@@ -232,11 +232,6 @@ final class Page {
         return slot;
     }
 
-    /** Whether this page's memory is the block cache's (it is reference counted). */
-    boolean inArena() {
-        return slot != null;
-    }
-
     /** The page's size in bytes. */
     int pageSize() {
         return pageSize;

@@ -48,22 +48,25 @@ final class SSTableFormat {
 
     /** CRC of page {@code pageNo} held in {@code bytes[at, at + pageSize)}. */
     static int pageCrc(long pageNo, byte[] bytes, int at, int pageSize) {
-        CRC32C c = new CRC32C();
-        for (int shift = 56; shift >= 0; shift -= 8) {
-            c.update((int) (pageNo >>> shift));
-        }
+        CRC32C c = pageCrcStart(pageNo);
         c.update(bytes, at, pageSize - PAGE_CRC_BYTES);
         return (int) c.getValue();
     }
 
     /** CRC of page {@code pageNo} held in {@code page} from its position 0 (moves its position and limit). */
     static int pageCrc(long pageNo, ByteBuffer page) {
+        CRC32C c = pageCrcStart(pageNo);
+        c.update(page.position(0).limit(page.capacity() - PAGE_CRC_BYTES));
+        return (int) c.getValue();
+    }
+
+    /** A page's CRC starts with its page number (big-endian), so a page written at the wrong place fails. */
+    private static CRC32C pageCrcStart(long pageNo) {
         CRC32C c = new CRC32C();
         for (int shift = 56; shift >= 0; shift -= 8) {
             c.update((int) (pageNo >>> shift));
         }
-        c.update(page.position(0).limit(page.capacity() - PAGE_CRC_BYTES));
-        return (int) c.getValue();
+        return c;
     }
 
     static int crc(byte[] bytes, int offset, int length) {
