@@ -92,6 +92,12 @@ class DistributionTest {
                 "--plot", plot.toString());
         assertThat(sim.exit()).as(sim.output()).isZero();
         assertThat(plot).as("XChart draws PNG without its vector and PDF libraries").isNotEmptyFile();
+
+        // YCSB's core is provided scope in ycsb-binding: lib/ must bring it for bin/ycsb-lsm.
+        Run ycsb = run(tmp, home.resolve("bin/ycsb-lsm").toString(), "load", "-P", "workloada", "-p",
+                "recordcount=100", "-p", "lsm.dir=" + tmp.resolve("ycsb-store"));
+        assertThat(ycsb.exit()).as(ycsb.output()).isZero();
+        assertThat(ycsb.output()).contains("[INSERT], Return=OK, 100");
         assertThat(home.resolve("data")).as("nothing ran the server").doesNotExist();
     }
 

@@ -7,25 +7,28 @@ import java.util.Locale;
 
 /**
  * A system the policy grid runs under YCSB: our store ({@code lsm}) and the two peers, each a YCSB binding in its
- * own module whose jar and {@code target/lib} make the child JVM's class path. Each maps the grid's settings onto
- * its binding's properties; all three write the same {@code bench.trace.file}.
+ * own module whose jar and {@code target/lib} make the child JVM's class path, with {@code target/ycsb-lib} for our
+ * binding, whose YCSB core is {@code provided} as in YCSB's own bindings. Each maps the grid's settings onto its
+ * binding's properties; all three write the same {@code bench.trace.file}.
  */
 public enum GridSystem {
     /** Our engine, embedded ({@code ycsb-binding}, {@code io.lsmpolicies.ycsb.EmbeddedLsmDB}). */
-    LSM("ycsb-binding", "io.lsmpolicies.ycsb.EmbeddedLsmDB", "lsm"),
+    LSM("ycsb-binding", "io.lsmpolicies.ycsb.EmbeddedLsmDB", "lsm", true),
     /** RocksDB through rocksdbjni ({@code ycsb-rocksdb}); policy {@code leveled} or {@code universal}. */
-    ROCKSDB("ycsb-rocksdb", "io.lsmpolicies.ycsb.rocksdb.RocksDbDB", "rocksdb"),
+    ROCKSDB("ycsb-rocksdb", "io.lsmpolicies.ycsb.rocksdb.RocksDbDB", "rocksdb", false),
     /** AsterixDB's LSM B-tree, Hyracks 0.3.8 ({@code ycsb-hyracks}); policy {@code prefix} or one of ours. */
-    HYRACKS("ycsb-hyracks", "io.lsmpolicies.ycsb.hyracks.HyracksLsmDB", "hyracks");
+    HYRACKS("ycsb-hyracks", "io.lsmpolicies.ycsb.hyracks.HyracksLsmDB", "hyracks", false);
 
     private final String module;
     private final String dbClass;
     private final String prefix;
+    private final boolean ycsbCoreProvided;
 
-    GridSystem(String module, String dbClass, String prefix) {
+    GridSystem(String module, String dbClass, String prefix, boolean ycsbCoreProvided) {
         this.module = module;
         this.dbClass = dbClass;
         this.prefix = prefix;
+        this.ycsbCoreProvided = ycsbCoreProvided;
     }
 
     /** The name used in cell specs and results: {@code lsm}, {@code rocksdb}, {@code hyracks}. */
@@ -43,10 +46,14 @@ public enum GridSystem {
         return dbClass;
     }
 
-    /** The class path of the binding: its jar and its copied runtime libraries, under {@code root}. */
+    /**
+     * The class path of the binding under {@code root}: its jar, its copied runtime libraries ({@code target/lib}) and,
+     * where the binding's YCSB core is {@code provided}, YCSB's core and its libraries ({@code target/ycsb-lib}).
+     */
     public String classPath(Path root) {
         Path m = root.resolve(module).resolve("target");
-        return m.resolve(module + "-0.1.0-SNAPSHOT.jar") + java.io.File.pathSeparator + m.resolve("lib") + "/*";
+        String cp = m.resolve(module + "-0.1.0-SNAPSHOT.jar") + java.io.File.pathSeparator + m.resolve("lib") + "/*";
+        return ycsbCoreProvided ? cp + java.io.File.pathSeparator + m.resolve("ycsb-lib") + "/*" : cp;
     }
 
     /**

@@ -29,6 +29,7 @@ class PolicyGridTest {
     void aSmallGridWritesTheCsvTheFiguresAndTheTable() throws Exception {
         Path root = Path.of("..").toAbsolutePath().normalize();
         assertThat(root.resolve("ycsb-binding/target/lib")).as("ycsb-binding must be packaged first").isDirectory();
+        assertThat(root.resolve("ycsb-binding/target/ycsb-lib")).as("YCSB core for the binding").isDirectory();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         PrintStream saved = System.out;
         int exit;
