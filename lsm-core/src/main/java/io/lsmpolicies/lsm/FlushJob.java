@@ -6,7 +6,7 @@ import io.lsmpolicies.lsm.manifest.ComponentSet;
 import io.lsmpolicies.lsm.manifest.ManifestEdit;
 import io.lsmpolicies.lsm.manifest.TableRecord;
 import io.lsmpolicies.lsm.memtable.MemTable;
-import io.lsmpolicies.lsm.sstable.Entry;
+import io.lsmpolicies.lsm.sstable.EntryCursor;
 import io.lsmpolicies.lsm.sstable.SSTableWriter;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import io.lsmpolicies.merge.spi.OutputCut;
@@ -15,7 +15,6 @@ import io.lsmpolicies.merge.spi.PolicyState;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -187,34 +186,23 @@ final class FlushJob {
     private void flushByMerging(LiveMemTable m, long flushIndex, long start) throws IOException {
         MemTable mem = m.table();
         // One pass over what the flush would write: its file size estimate and its data bytes.
-        long[] dataBytes = {0};
-        Iterator<Entry> collapsed = ctx.builder().flushEntries(m);
-        long estimate = SSTableWriter.estimateFileBytes(new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return collapsed.hasNext();
-            }
-
-            @Override
-            public Entry next() {
-                Entry e = collapsed.next();
-                dataBytes[0] += e.key().length + e.value().length;
-                return e;
-            }
-        }, ctx.builder().optionsFor(m));
+        SSTableWriter.Estimate estimate;
+        try (EntryCursor collapsed = ctx.builder().flushEntries(m)) {
+            estimate = SSTableWriter.estimate(collapsed, ctx.builder().optionsFor(m));
+        }
         FlushPlanner.Plan plan;
         Set<Long> planned = new HashSet<>();
         ctx.mutex().lock();
         try {
             scheduler.awaitMergeLag();
-            TableRecord flushRecord = new TableRecord(ctx.manifest().newFileNumber(), 0, estimate, mem.size(),
+            TableRecord flushRecord = new TableRecord(ctx.manifest().newFileNumber(), 0, estimate.fileBytes(), mem.size(),
                     mem.tombstones(), mem.first().key(), mem.last().key(), mem.minSequence(), mem.maxSequence(),
-                    flushIndex, flushIndex, m.createdMillis(), oldestTombstone(m), dataBytes[0]);
+                    flushIndex, flushIndex, m.createdMillis(), oldestTombstone(m), estimate.dataBytes());
             plan = FlushPlanner.plan(ctx.policy(), scheduler.state(), ctx.stats().takeReadsSinceFlush(),
                     ctx.manifest().current(), flushRecord, scheduler::view, ctx.manifest()::newFileNumber);
             plan.tables().forEach(p -> planned.addAll(p.realInputs()));
             scheduler.markCompacting(planned, true);
-            ctx.stats().memTableFolded(estimate);
+            ctx.stats().memTableFolded(estimate.fileBytes());
         } finally {
             ctx.mutex().unlock();
         }

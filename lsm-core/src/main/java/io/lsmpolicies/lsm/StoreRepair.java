@@ -12,9 +12,10 @@ import io.lsmpolicies.lsm.manifest.OptionsFile;
 import io.lsmpolicies.lsm.manifest.Recovered;
 import io.lsmpolicies.lsm.manifest.StoreFiles;
 import io.lsmpolicies.lsm.manifest.TableRecord;
-import io.lsmpolicies.lsm.merge.MergingIterator;
+import io.lsmpolicies.lsm.merge.MergingCursor;
 import io.lsmpolicies.lsm.sstable.BlockCache;
 import io.lsmpolicies.lsm.sstable.Entry;
+import io.lsmpolicies.lsm.sstable.EntryCursor;
 import io.lsmpolicies.lsm.sstable.SSTableMetadata;
 import io.lsmpolicies.lsm.sstable.SSTableReader;
 import io.lsmpolicies.lsm.sstable.SSTableVerifier;
@@ -25,8 +26,8 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.TreeSet;
@@ -347,7 +348,7 @@ public final class StoreRepair {
             long maxFlushIndex = 0;
             long oldestTombstone = Long.MAX_VALUE;
             List<SSTableReader> readers = new ArrayList<>();
-            List<Iterator<Entry>> inputs = new ArrayList<>();
+            List<EntryCursor> inputs = new ArrayList<>();
             List<String> madeFrom = new ArrayList<>();
             try {
                 for (Source s : group) {
@@ -355,14 +356,14 @@ public final class StoreRepair {
                     if (s.table() != null) {
                         SSTableReader r = SSTableReader.open(files, IoCause.MERGE, s.table(), BlockCache.ofBytes(0));
                         readers.add(r);
-                        inputs.add(r.scan(TableBuilder.MERGE_READ_AHEAD_BYTES));
+                        inputs.add(r.scanInPlace(TableBuilder.MERGE_READ_AHEAD_BYTES));
                         minFlushIndex = Math.min(minFlushIndex, s.meta().minFlushIndex());
                         maxFlushIndex = Math.max(maxFlushIndex, s.meta().maxFlushIndex());
                         oldestTombstone = Math.min(oldestTombstone, s.meta().oldestTombstoneMillis());
                         later(s.table(), "its entries were copied into " + name + " (its sequence numbers overlap "
                                 + "another source's)");
                     } else {
-                        inputs.add(s.logged().iterator());
+                        inputs.add(EntryCursor.of(s.logged().iterator()));
                         minFlushIndex = Math.min(minFlushIndex, maxFlush + 1);
                         maxFlushIndex = Math.max(maxFlushIndex, maxFlush + 1);
                         if (s.logged().stream().anyMatch(Entry::tombstone)) {
@@ -373,12 +374,18 @@ public final class StoreRepair {
                 SSTableMetadata meta;
                 try (SSTableWriter w = SSTableWriter.create(files, IoCause.MERGE, path, options.sstable(),
                         minFlushIndex, maxFlushIndex, System.currentTimeMillis())) {
-                    Entry previous = null;
-                    for (Iterator<Entry> it = new MergingIterator(inputs); it.hasNext(); ) {
-                        Entry e = it.next();
-                        if (previous == null || Entry.ORDER.compare(previous, e) != 0) {
-                            w.add(e);
-                            previous = e;
+                    byte[] previousKey = null;
+                    long previousSequence = -1;
+                    try (MergingCursor it = new MergingCursor(inputs)) {
+                        while (it.advance()) { // an entry both a table and the log hold is written once
+                            int at = it.keyOffset();
+                            int end = at + it.keyLength();
+                            if (previousKey == null || previousSequence != it.sequence()
+                                    || !Arrays.equals(previousKey, 0, previousKey.length, it.keyArray(), at, end)) {
+                                w.add(it);
+                                previousKey = Arrays.copyOfRange(it.keyArray(), at, end);
+                                previousSequence = it.sequence();
+                            }
                         }
                     }
                     meta = w.finish(oldestTombstone);

@@ -5,19 +5,17 @@ import io.lsmpolicies.lsm.io.IoCause;
 import io.lsmpolicies.lsm.manifest.Manifest;
 import io.lsmpolicies.lsm.memtable.MemTable;
 import io.lsmpolicies.lsm.manifest.TableRecord;
-import io.lsmpolicies.lsm.merge.MergingIterator;
+import io.lsmpolicies.lsm.merge.MergingCursor;
 import io.lsmpolicies.lsm.merge.VersionCollapse;
 import io.lsmpolicies.lsm.sstable.BlockCache;
-import io.lsmpolicies.lsm.sstable.Entry;
+import io.lsmpolicies.lsm.sstable.EntryCursor;
 import io.lsmpolicies.lsm.sstable.SSTableReader;
 import io.lsmpolicies.lsm.sstable.SSTableOptions;
 import io.lsmpolicies.lsm.sstable.SSTableWriter;
 import io.lsmpolicies.merge.spi.OutputCutter;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 
 /**
@@ -58,8 +56,8 @@ final class TableBuilder {
     }
 
     /** What a flush of {@code mem} writes: its entries with the versions no live snapshot needs dropped. */
-    Iterator<Entry> flushEntries(LiveMemTable mem) {
-        return new VersionCollapse(mem.table().iterator(), snapshots.sequences(), false);
+    EntryCursor flushEntries(LiveMemTable mem) {
+        return new VersionCollapse(EntryCursor.of(mem.table().iterator()), snapshots.sequences(), false);
     }
 
     /**
@@ -70,27 +68,30 @@ final class TableBuilder {
      * @param flushed whether a flush writes them (their bytes count as flushed)
      * @return the new tables; empty if {@code entries} was empty
      */
-    List<TableRecord> write(Iterator<Entry> entries, SSTableOptions options, OutputCutter cutter, int level,
+    List<TableRecord> write(EntryCursor entries, SSTableOptions options, OutputCutter cutter, int level,
             IoCause cause, long minFlush, long maxFlush, long oldestTombstone, boolean flushed) throws IOException {
         List<TableRecord> out = new ArrayList<>();
         SSTableWriter writer = null;
         long number = 0;
         byte[] lastKey = null;
         try {
-            while (entries.hasNext()) {
-                Entry e = entries.next();
-                if (!Arrays.equals(lastKey, e.key())
-                        && cutter.cutBefore(e.key(), writer == null ? 0 : writer.bytesWritten()) && writer != null) {
-                    out.add(finish(writer, number, level, flushed, oldestTombstone));
-                    writer = null;
+            while (entries.advance()) {
+                byte[] keys = entries.keyArray();
+                int at = entries.keyOffset();
+                int len = entries.keyLength();
+                if (lastKey == null || !Arrays.equals(lastKey, 0, lastKey.length, keys, at, at + len)) {
+                    lastKey = Arrays.copyOfRange(keys, at, at + len); // the cutter sees each distinct key once
+                    if (cutter.cutBefore(lastKey, writer == null ? 0 : writer.bytesWritten()) && writer != null) {
+                        out.add(finish(writer, number, level, flushed, oldestTombstone));
+                        writer = null;
+                    }
                 }
                 if (writer == null) {
                     number = manifest.newFileNumber();
                     writer = SSTableWriter.create(files, cause, tables.tablePath(number), options, minFlush, maxFlush,
                             System.currentTimeMillis());
                 }
-                writer.add(e);
-                lastKey = e.key();
+                writer.add(entries);
             }
             if (writer != null) {
                 out.add(finish(writer, number, level, flushed, oldestTombstone));
@@ -110,6 +111,8 @@ final class TableBuilder {
                 stats.tableDeleted(t.fileBytes());
             }
             throw e;
+        } finally {
+            entries.close();
         }
     }
 
@@ -132,7 +135,7 @@ final class TableBuilder {
             int level, boolean bottommost) throws IOException {
         List<SSTableReader> readers = new ArrayList<>();
         try {
-            List<Iterator<Entry>> sources = new ArrayList<>();
+            List<EntryCursor> sources = new ArrayList<>();
             long minFlush = Long.MAX_VALUE;
             long maxFlush = Long.MIN_VALUE;
             long oldestTombstone = Long.MAX_VALUE;
@@ -142,7 +145,7 @@ final class TableBuilder {
                 MemTable t = mem.table();
                 entries += t.size();
                 dataBytes += t.bytes() - (long) MemTable.ENTRY_OVERHEAD_BYTES * t.size();
-                sources.add(mem.table().iterator());
+                sources.add(EntryCursor.of(mem.table().iterator()));
                 minFlush = memFlushIndex;
                 maxFlush = memFlushIndex;
                 oldestTombstone = mem.table().tombstones() > 0 ? mem.createdMillis() : Long.MAX_VALUE;
@@ -150,21 +153,16 @@ final class TableBuilder {
             for (TableHandle h : inputs) {
                 SSTableReader r = SSTableReader.open(files, IoCause.MERGE, h.path(), NO_CACHE);
                 readers.add(r);
-                sources.add(r.scan(MERGE_READ_AHEAD_BYTES));
+                sources.add(r.scanInPlace(MERGE_READ_AHEAD_BYTES));
                 minFlush = Math.min(minFlush, h.record().minFlushIndex());
                 maxFlush = Math.max(maxFlush, h.record().maxFlushIndex());
                 oldestTombstone = Math.min(oldestTombstone, h.record().oldestTombstoneMillis());
                 entries += h.record().entries();
                 dataBytes += h.record().dataBytes();
             }
-            Iterator<Entry> merged = new VersionCollapse(new MergingIterator(sources), snapshots.sequences(),
-                    bottommost);
-            try {
-                return write(merged, sstable.fittedTo(entries, dataBytes, flushBytes), cutter, level,
-                        inputs.isEmpty() ? IoCause.FLUSH : IoCause.MERGE, minFlush, maxFlush, oldestTombstone, false);
-            } catch (UncheckedIOException e) {
-                throw e.getCause();
-            }
+            EntryCursor merged = new VersionCollapse(new MergingCursor(sources), snapshots.sequences(), bottommost);
+            return write(merged, sstable.fittedTo(entries, dataBytes, flushBytes), cutter, level,
+                    inputs.isEmpty() ? IoCause.FLUSH : IoCause.MERGE, minFlush, maxFlush, oldestTombstone, false);
         } finally {
             for (SSTableReader r : readers) {
                 r.close();

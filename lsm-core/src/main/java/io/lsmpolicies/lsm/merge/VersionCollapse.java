@@ -1,15 +1,14 @@
 package io.lsmpolicies.lsm.merge;
 
 import io.lsmpolicies.lsm.sstable.Entry;
+import io.lsmpolicies.lsm.sstable.EntryCursor;
+import java.io.IOException;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
-import java.util.List;
-import java.util.NoSuchElementException;
 
 /**
- * Drops the versions a merge output no longer needs, from an input in {@link Entry#ORDER}.
+ * Drops the versions a merge output no longer needs, from an input in {@link Entry#ORDER}, in place: a kept
+ * entry is the input's current entry, read where the input holds it.
  *
  * <p>The live snapshots s_1 &lt; ... &lt; s_n cut each key's history into stripes: a version with sequence q
  * belongs to the stripe of the smallest snapshot &gt;= q, or to the newest stripe if q is above all of them.
@@ -18,76 +17,140 @@ import java.util.NoSuchElementException;
  * exists for these keys), tombstones at the old end of what is kept are dropped too: with nothing older
  * behind them they hide nothing, and a reader that saw the tombstone sees the same absence without it.
  * Tombstones that still hide older versions are kept.
+ *
+ * <p>One pass, no look-ahead: versions come newest first, so the first version of a key and the first of each
+ * older stripe are kept as they come. In a bottommost merge a kept tombstone is held back (copied: it has no
+ * value) until a later kept version of its key shows that it still hides something; the tombstones still held
+ * when the key ends are the old end, and go. Closing closes the input.
  */
-public final class VersionCollapse implements Iterator<Entry> {
-    private final Iterator<Entry> input;
+public final class VersionCollapse implements EntryCursor {
+    private final EntryCursor input;
     private final long[] snapshots;
     private final boolean bottommost;
-    private final ArrayDeque<Entry> ready = new ArrayDeque<>();
-    private Entry pending;
+    /** The current key's bytes (a copy) and length; {@code keyLen < 0} before the first entry. */
+    private byte[] key = new byte[64];
+    private int keyLen = -1;
+    private int lastStripe;
+    /** Bottommost: kept tombstones of the current key, held back until a later kept version. */
+    private final ArrayDeque<Entry> held = new ArrayDeque<>();
+    /** Held tombstones being given out before the input's current entry, which follows them. */
+    private final ArrayDeque<Entry> releasing = new ArrayDeque<>();
+    private Entry current;
+    private EntryCursor currentCursor;
 
     /**
-     * @param input      entries in {@link Entry#ORDER}
+     * @param input      entries in {@link Entry#ORDER}, not yet advanced
      * @param snapshots  sequence numbers of the live snapshots, any order
      * @param bottommost true if no data older than the inputs exists for their keys
      */
-    public VersionCollapse(Iterator<Entry> input, long[] snapshots, boolean bottommost) {
+    public VersionCollapse(EntryCursor input, long[] snapshots, boolean bottommost) {
         this.input = input;
         this.snapshots = snapshots.clone();
         Arrays.sort(this.snapshots);
         this.bottommost = bottommost;
-        pending = input.hasNext() ? input.next() : null;
     }
 
     @Override
-    public boolean hasNext() {
-        while (ready.isEmpty() && pending != null) {
-            collapseOneKey();
+    public boolean advance() throws IOException {
+        if (!releasing.isEmpty()) {
+            current = releasing.poll();
+            return true;
         }
-        return !ready.isEmpty();
-    }
-
-    @Override
-    public Entry next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException();
+        if (current != null && currentCursor != null) { // the held tombstones are out: now the entry behind them
+            current = null;
+            return true;
         }
-        return ready.poll();
-    }
-
-    private void collapseOneKey() {
-        Entry first = pending;
-        byte[] key = first.key();
-        pending = input.hasNext() ? input.next() : null;
-        if (pending == null || !Arrays.equals(pending.key(), key)) { // one version, the common case: nothing to drop
-            if (!(bottommost && first.tombstone())) {
-                ready.add(first);
+        current = null;
+        currentCursor = null;
+        while (input.advance()) {
+            int stripe = stripe(input.sequence());
+            int at = input.keyOffset();
+            int len = input.keyLength();
+            if (keyLen == len && Arrays.equals(key, 0, len, input.keyArray(), at, at + len)) {
+                if (stripe == lastStripe) {
+                    continue; // an older version of a stripe whose newest version is kept
+                }
+            } else { // a new key: tombstones still held are the old end of the previous key's kept versions
+                held.clear();
+                if (key.length < len) {
+                    key = new byte[Math.max(len, 2 * key.length)];
+                }
+                System.arraycopy(input.keyArray(), at, key, 0, len);
+                keyLen = len;
             }
-            return;
-        }
-        List<Entry> kept = new ArrayList<>();
-        kept.add(first);
-        int lastStripe = stripe(first.sequence());
-        while (pending != null && Arrays.equals(pending.key(), key)) {
-            int stripe = stripe(pending.sequence());
-            // Versions come newest first: the first one of each stripe is the one readers of that stripe see.
-            if (stripe != lastStripe) {
-                kept.add(pending);
-                lastStripe = stripe;
+            lastStripe = stripe;
+            if (bottommost && input.tombstone()) {
+                held.add(input.entry());
+                continue;
             }
-            pending = input.hasNext() ? input.next() : null;
-        }
-        if (bottommost) {
-            while (!kept.isEmpty() && kept.get(kept.size() - 1).tombstone()) {
-                kept.remove(kept.size() - 1);
+            if (held.isEmpty()) {
+                return true;
             }
+            releasing.addAll(held);
+            held.clear();
+            current = releasing.poll();
+            currentCursor = input; // given out once the held tombstones are
+            return true;
         }
-        kept.forEach(ready::add);
+        return false;
     }
 
     /** Index of the smallest snapshot &gt;= sequence, or snapshots.length for the newest stripe. */
     private int stripe(long sequence) {
+        if (snapshots.length == 0) {
+            return 0;
+        }
         int i = Arrays.binarySearch(snapshots, sequence);
         return i >= 0 ? i : -i - 1;
+    }
+
+    @Override
+    public byte[] keyArray() {
+        return current != null ? current.key() : input.keyArray();
+    }
+
+    @Override
+    public int keyOffset() {
+        return current != null ? 0 : input.keyOffset();
+    }
+
+    @Override
+    public int keyLength() {
+        return current != null ? current.key().length : input.keyLength();
+    }
+
+    @Override
+    public long sequence() {
+        return current != null ? current.sequence() : input.sequence();
+    }
+
+    @Override
+    public boolean tombstone() {
+        return current != null ? current.tombstone() : input.tombstone();
+    }
+
+    @Override
+    public byte[] valueArray() {
+        return current != null ? current.value() : input.valueArray();
+    }
+
+    @Override
+    public int valueOffset() {
+        return current != null ? 0 : input.valueOffset();
+    }
+
+    @Override
+    public int valueLength() {
+        return current != null ? current.value().length : input.valueLength();
+    }
+
+    @Override
+    public Entry entry() {
+        return current != null ? current : input.entry();
+    }
+
+    @Override
+    public void close() {
+        input.close();
     }
 }

@@ -1,19 +1,16 @@
 package io.lsmpolicies.lsm.sstable;
 
-import com.google.common.hash.HashFunction;
-import com.google.common.hash.Hashing;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * An immutable Bloom filter over keys: {@link #mightContain(byte[])} is never false for an added key, and is
  * true for other keys with probability about 0.6185^bitsPerKey (0.8 % at the default 10 bits per key).
  *
  * <p>Probes use double hashing (Kirsch and Mitzenmacher, "Less hashing, same performance", 2006) on the two
- * 64-bit halves of murmur3_128, a specified hash, so a filter written today is read the same way by any
- * later build. The number of probes is round(bitsPerKey * ln 2), capped to [1, 30].
+ * 64-bit halves of MurmurHash3 x64-128 (seed 0), a specified hash computed by our own allocation-free code
+ * ({@code Murmur3}), so a filter written today is read the same way by any later build, whatever library
+ * versions it uses. Each half is taken as the big-endian number of the hash's output bytes (which are the
+ * halves in little-endian order): byte-reversed. The number of probes is round(bitsPerKey * ln 2), capped to [1, 30].
  *
  * <p>Encoding (version 1): the byte 1, the probe count (1 byte), the number of bits (u32, a positive multiple
  * of 64), then the bit array as big-endian 64-bit words. The SSTable block that holds it carries the CRC.
@@ -22,9 +19,6 @@ public final class BloomFilter {
     /** Default bits per key, as in LevelDB and RocksDB. */
     public static final int DEFAULT_BITS_PER_KEY = 10;
     static final byte VERSION = 1;
-    private static final HashFunction HASH = Hashing.murmur3_128();
-    /** The hash's two halves, read big-endian from its bytes. */
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final long[] words;
     private final int probes;
@@ -46,12 +40,15 @@ public final class BloomFilter {
 
         /** Adds a key (duplicates are harmless). */
         public Builder add(byte[] key) {
+            return add(key, 0, key.length);
+        }
+
+        /** Adds the key held in {@code bytes[from, from + length)}. */
+        public Builder add(byte[] bytes, int from, int length) {
             if (count == hashes.length / 2) {
                 hashes = java.util.Arrays.copyOf(hashes, hashes.length * 2);
             }
-            byte[] h = HASH.hashBytes(key).asBytes();
-            hashes[2 * count] = (long) LONGS.get(h, 0);
-            hashes[2 * count + 1] = (long) LONGS.get(h, 8);
+            hashHalves(bytes, from, length, hashes, 2 * count);
             count++;
             return this;
         }
@@ -109,8 +106,20 @@ public final class BloomFilter {
 
     /** The hash of {@code key} that {@link #mightContain(KeyHash)} probes. */
     public static KeyHash hash(byte[] key) {
-        byte[] h = HASH.hashBytes(key).asBytes();
-        return new KeyHash((long) LONGS.get(h, 0), (long) LONGS.get(h, 8));
+        long[] h = new long[2];
+        hashHalves(key, 0, key.length, h, 0);
+        return new KeyHash(h[0], h[1]);
+    }
+
+    /**
+     * The probe hashes of {@code bytes[from, from + length)} into {@code out[at]} and {@code out[at + 1]}: the two
+     * halves of its MurmurHash3 x64-128, each as the big-endian number of the bytes of the hash's usual
+     * (little-endian) output, that is byte-reversed.
+     */
+    private static void hashHalves(byte[] bytes, int from, int length, long[] out, int at) {
+        Murmur3.hash128(bytes, from, length, out, at);
+        out[at] = Long.reverseBytes(out[at]);
+        out[at + 1] = Long.reverseBytes(out[at + 1]);
     }
 
     /** False only if {@code key} was certainly not added. */

@@ -198,7 +198,7 @@ public final class SSTableReader implements Closeable {
      * Iteration throws {@link UncheckedIOException} wrapping a {@link CorruptionException} on a damaged page.
      */
     public Cursor seek(byte[] key, long sequence) throws IOException {
-        return new Cursor(leafFor(key, sequence), 0, key, sequence);
+        return new Cursor(leafFor(key, sequence), key, sequence);
     }
 
     /** The leaf whose first entry is the last at or before ({@code key}, {@code sequence}) (or the first leaf). */
@@ -222,15 +222,164 @@ public final class SSTableReader implements Closeable {
 
     /** All entries in internal order. */
     public Cursor scan() throws IOException {
-        return new Cursor(0, 0, null, 0);
+        return new Cursor(0, null, 0);
     }
 
     /**
-     * All entries in internal order, reading leaves {@code readAheadBytes} at a time in one call (a merge's
-     * sequential pass; pages bypass the block cache and are still checked one by one).
+     * All entries in internal order, read in place ({@link EntryCursor}): leaves are read {@code readAheadBytes}
+     * at a time in one call into a buffer of the cursor's own (a merge's sequential pass; pages bypass the block
+     * cache and are still checked one by one), and each entry is decoded where it lies, its key and value not
+     * copied. Damage is a {@link CorruptionException} from {@link EntryCursor#advance()}.
      */
-    public Cursor scan(int readAheadBytes) throws IOException {
-        return new Cursor(0, Math.max(1, readAheadBytes / pageSize), null, 0);
+    public EntryCursor scanInPlace(int readAheadBytes) {
+        return new LeafScan(Math.max(1, readAheadBytes / pageSize));
+    }
+
+    /** The cursor of {@link #scanInPlace}: leaves decoded sequentially in a read-ahead chunk. */
+    private final class LeafScan implements EntryCursor {
+        private final int readAheadPages;
+        private byte[] chunk;
+        private long chunkStart;
+        private int chunkPages;
+        /** The next leaf to open. */
+        private long leaf;
+        /** The open leaf, its entries left, where the next one starts and where its entries end. */
+        private long pageNo = -1;
+        private int remaining;
+        private int pos;
+        private int end;
+        private int keyAt;
+        private int keyLen;
+        private int valueLen;
+        private long sequence;
+        private boolean tombstone;
+
+        private LeafScan(int readAheadPages) {
+            this.readAheadPages = readAheadPages;
+        }
+
+        @Override
+        public boolean advance() throws IOException {
+            while (remaining == 0) {
+                if (leaf >= leafPages) {
+                    chunk = null;
+                    return false;
+                }
+                open(leaf++);
+            }
+            try {
+                if (pos >= end) {
+                    throw new IllegalArgumentException("varint runs past the end of the page");
+                }
+                tombstone = (chunk[pos++] & 1) != 0;
+                long k = varLong();
+                long v = varLong();
+                sequence = varLong();
+                if (k < 0 || v < 0 || k > end - pos || v > end - pos - k) {
+                    throw new IllegalArgumentException("length " + (k + v) + " runs past the end of the page");
+                }
+                keyAt = pos;
+                keyLen = (int) k;
+                valueLen = (int) v;
+                pos += keyLen + valueLen;
+                remaining--;
+                return true;
+            } catch (IllegalArgumentException e) {
+                throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "leaf entry: "
+                        + e.getMessage());
+            }
+        }
+
+        /** Opens leaf {@code n}: reads the chunk holding it if needed, checks its checksum, type and count. */
+        private void open(long n) throws IOException {
+            if (chunk == null || n >= chunkStart + chunkPages) {
+                chunkStart = n;
+                chunkPages = (int) Math.min(readAheadPages, leafPages - n);
+                if (chunk == null) {
+                    chunk = new byte[readAheadPages * pageSize];
+                }
+                readFully(ByteBuffer.wrap(chunk, 0, chunkPages * pageSize), n * pageSize);
+                pagesRead.addAndGet(chunkPages);
+            }
+            int at = (int) (n - chunkStart) * pageSize;
+            verifyChecksum(n, chunk, at);
+            if (chunk[at] != SSTableFormat.LEAF) {
+                throw new CorruptionException(path, n * pageSize, Code.BAD_LENGTH, "page " + n + " has type "
+                        + chunk[at] + ", expected " + SSTableFormat.LEAF);
+            }
+            int count = (chunk[at + 1] & 0xFF) << 24 | (chunk[at + 2] & 0xFF) << 16 | (chunk[at + 3] & 0xFF) << 8
+                    | chunk[at + 4] & 0xFF;
+            if (count < 0 || count > pageSize / 3) {
+                throw new CorruptionException(path, n * pageSize, Code.BAD_LENGTH, "page " + n + " claims " + count
+                        + " entries");
+            }
+            pageNo = n;
+            remaining = count;
+            pos = at + SSTableFormat.PAGE_HEADER_BYTES;
+            end = at + pageSize - SSTableFormat.PAGE_CRC_BYTES;
+        }
+
+        private long varLong() {
+            long v = 0;
+            for (int shift = 0; shift < 64; shift += 7) {
+                if (pos >= end) {
+                    throw new IllegalArgumentException("varint runs past the end of the page");
+                }
+                byte x = chunk[pos++];
+                v |= (long) (x & 0x7F) << shift;
+                if (x >= 0) {
+                    return v;
+                }
+            }
+            throw new IllegalArgumentException("varint longer than 10 bytes");
+        }
+
+        @Override
+        public byte[] keyArray() {
+            return chunk;
+        }
+
+        @Override
+        public int keyOffset() {
+            return keyAt;
+        }
+
+        @Override
+        public int keyLength() {
+            return keyLen;
+        }
+
+        @Override
+        public long sequence() {
+            return sequence;
+        }
+
+        @Override
+        public boolean tombstone() {
+            return tombstone;
+        }
+
+        @Override
+        public byte[] valueArray() {
+            return chunk;
+        }
+
+        @Override
+        public int valueOffset() {
+            return keyAt + keyLen;
+        }
+
+        @Override
+        public int valueLength() {
+            return valueLen;
+        }
+
+        @Override
+        public void close() {
+            chunk = null;
+            remaining = 0;
+            leaf = leafPages;
+        }
     }
 
     /**
@@ -243,19 +392,12 @@ public final class SSTableReader implements Closeable {
         private int index;
         private Entry next;
 
-        private final int readAheadPages;
-        private byte[] chunk;
-        private ByteBuffer chunkBuffer;
-        private long chunkStart;
-        private int chunkPages;
-
         /**
          * From the first entry of {@code leaf} at or after ({@code key}, {@code sequence}) (every entry if
-         * {@code key} is null), reading {@code readAheadPages} leaves at a time (0: one).
+         * {@code key} is null).
          */
-        private Cursor(long leaf, int readAheadPages, byte[] key, long sequence) throws IOException {
+        private Cursor(long leaf, byte[] key, long sequence) throws IOException {
             this.leaf = leaf;
-            this.readAheadPages = readAheadPages;
             try {
                 load();
                 if (key != null) {
@@ -270,7 +412,7 @@ public final class SSTableReader implements Closeable {
 
         private void load() throws IOException {
             releasePage();
-            page = readAheadPages > 0 ? readAhead() : leafPage(leaf);
+            page = leafPage(leaf);
             index = 0;
         }
 
@@ -279,27 +421,6 @@ public final class SSTableReader implements Closeable {
                 page.release();
                 page = null;
             }
-        }
-
-        /**
-         * The current leaf, parsed in place in the read-ahead chunk; reads the next chunk into the same buffer
-         * when the leaf is past the end (the pages of the previous chunk are no longer in use then: a cursor
-         * holds only its current page, and entries are copied out of it).
-         */
-        private Page readAhead() throws IOException {
-            if (chunk == null || leaf < chunkStart || leaf >= chunkStart + chunkPages) {
-                chunkStart = leaf;
-                chunkPages = (int) Math.min(readAheadPages, leafPages - leaf);
-                if (chunk == null) {
-                    chunk = new byte[readAheadPages * pageSize];
-                    chunkBuffer = ByteBuffer.wrap(chunk);
-                }
-                readFully(ByteBuffer.wrap(chunk, 0, chunkPages * pageSize), leaf * pageSize);
-                pagesRead.addAndGet(chunkPages);
-            }
-            int from = (int) (leaf - chunkStart) * pageSize;
-            verifyChecksum(leaf, chunk, from);
-            return Page.parse(path, leaf, SSTableFormat.LEAF, chunkBuffer, from, pageSize);
         }
 
         private void advance() throws IOException {

@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -46,16 +45,21 @@ public final class SSTableWriter implements Closeable {
         return t;
     });
 
-    private final ByteBuffer page;
-    /** The group being filled. */
-    private ByteBuffer pending;
+    /** The page being filled: a view of its place in {@link #pending}, where it is encoded, checked and written. */
+    private ByteBuffer page;
+    /** The group being filled, {@link #pendingPages} pages of it finished. */
+    private byte[] pending;
+    private int pendingPages;
     /** The other group: being written while {@link #inFlight} runs, free after. */
-    private ByteBuffer spare;
+    private byte[] spare;
     private Future<?> inFlight;
     private int pageCount;
     private long nextPage;
     private final List<Separator> separators = new ArrayList<>();
-    private Entry previous;
+    /** The previous entry's key (its first {@link #previousKeyLen} bytes) and sequence number. */
+    private byte[] previousKey = new byte[64];
+    private int previousKeyLen;
+    private long previousSequence;
     private byte[] firstKey;
     private long entries;
     private long tombstones;
@@ -77,10 +81,9 @@ public final class SSTableWriter implements Closeable {
         this.maxFlushIndex = maxFlushIndex;
         this.createdMillis = createdMillis;
         this.bloom = BloomFilter.builder(options.bloomBitsPerKey());
-        this.page = ByteBuffer.allocate(pageSize);
-        this.pending = ByteBuffer.allocate(Math.max(pageSize, WRITE_BUFFER_BYTES / pageSize * pageSize));
-        this.spare = ByteBuffer.allocate(pending.capacity());
-        startPage(SSTableFormat.LEAF);
+        this.pending = new byte[Math.max(pageSize, WRITE_BUFFER_BYTES / pageSize * pageSize)];
+        this.spare = new byte[pending.length];
+        pageAt(0, SSTableFormat.LEAF);
     }
 
     /** Creates {@code path}, which must not exist, for an SSTable holding flushes {@code minFlush..maxFlush}. */
@@ -102,44 +105,74 @@ public final class SSTableWriter implements Closeable {
      * @throws IllegalArgumentException if out of order, or too large for a page (naming the limit)
      */
     public void add(Entry e) throws IOException {
+        add(e.key(), 0, e.key().length, e.sequence(), e.tombstone(), e.value(), 0, e.value().length);
+    }
+
+    /**
+     * Appends the cursor's current entry, copying its key and value from where the cursor holds them straight
+     * into the page. REQUIRES: strictly after the previous one in {@link Entry#ORDER}.
+     *
+     * @throws IllegalArgumentException if out of order, or too large for a page (naming the limit)
+     */
+    public void add(EntryCursor c) throws IOException {
+        add(c.keyArray(), c.keyOffset(), c.keyLength(), c.sequence(), c.tombstone(), c.valueArray(), c.valueOffset(),
+                c.valueLength());
+    }
+
+    private void add(byte[] key, int keyAt, int keyLen, long sequence, boolean tombstone, byte[] value, int valueAt,
+            int valueLen) throws IOException {
         if (finished) {
             throw new IllegalStateException("SSTable " + path + " is already finished");
         }
-        int size = SSTableFormat.leafEntrySize(e);
-        if (size > SSTableFormat.maxEntryBytes(pageSize) || internalEntrySize(e.key(), e.sequence(), Long.MAX_VALUE)
+        int size = 1 + SSTableFormat.varLongSize(keyLen) + SSTableFormat.varLongSize(valueLen)
+                + SSTableFormat.varLongSize(sequence) + keyLen + valueLen;
+        if (size > SSTableFormat.maxEntryBytes(pageSize) || internalEntrySize(keyLen, sequence, Long.MAX_VALUE)
                 > SSTableFormat.maxEntryBytes(pageSize) / 2) {
-            throw new IllegalArgumentException("entry of key " + e.key().length + " bytes and value " + e.value().length
+            throw new IllegalArgumentException("entry of key " + keyLen + " bytes and value " + valueLen
                     + " bytes does not fit a " + pageSize + "-byte page (at most " + maxEntryBytes(pageSize)
                     + " bytes of key and value, keys at most about a third of that)");
         }
-        if (previous != null && Entry.ORDER.compare(previous, e) >= 0) {
-            throw new IllegalArgumentException("entries out of order: " + e + " after " + previous);
+        boolean newKey = true;
+        if (entries > 0) {
+            int c = Arrays.compareUnsigned(previousKey, 0, previousKeyLen, key, keyAt, keyAt + keyLen);
+            newKey = c != 0;
+            if (c > 0 || c == 0 && previousSequence <= sequence) {
+                Entry e = new Entry(Arrays.copyOfRange(key, keyAt, keyAt + keyLen), sequence, tombstone,
+                        tombstone ? new byte[0] : Arrays.copyOfRange(value, valueAt, valueAt + valueLen));
+                throw new IllegalArgumentException("entries out of order: " + e + " after "
+                        + new Entry(Arrays.copyOf(previousKey, previousKeyLen), previousSequence, false, new byte[0]));
+            }
         }
         if (page.remaining() - SSTableFormat.PAGE_CRC_BYTES < size) {
             endPage();
             startPage(SSTableFormat.LEAF);
         }
         if (pageCount == 0) {
-            separators.add(new Separator(e.key(), e.sequence(), nextPage));
+            separators.add(new Separator(Arrays.copyOfRange(key, keyAt, keyAt + keyLen), sequence, nextPage));
         }
-        page.put((byte) (e.tombstone() ? 1 : 0));
-        SSTableFormat.putVarLong(page, e.key().length);
-        SSTableFormat.putVarLong(page, e.value().length);
-        SSTableFormat.putVarLong(page, e.sequence());
-        page.put(e.key()).put(e.value());
+        page.put((byte) (tombstone ? 1 : 0));
+        SSTableFormat.putVarLong(page, keyLen);
+        SSTableFormat.putVarLong(page, valueLen);
+        SSTableFormat.putVarLong(page, sequence);
+        page.put(key, keyAt, keyLen).put(value, valueAt, valueLen);
         pageCount++;
-        if (previous == null || !Arrays.equals(previous.key(), e.key())) {
-            bloom.add(e.key());
+        if (newKey) {
+            bloom.add(key, keyAt, keyLen);
+            if (previousKey.length < keyLen) {
+                previousKey = new byte[Math.max(keyLen, 2 * previousKey.length)];
+            }
+            System.arraycopy(key, keyAt, previousKey, 0, keyLen);
+            previousKeyLen = keyLen;
         }
-        if (firstKey == null) {
-            firstKey = e.key();
+        if (entries == 0) {
+            firstKey = Arrays.copyOfRange(key, keyAt, keyAt + keyLen);
         }
-        previous = e;
+        previousSequence = sequence;
         entries++;
-        dataBytes += e.key().length + e.value().length;
-        tombstones += e.tombstone() ? 1 : 0;
-        minSequence = Math.min(minSequence, e.sequence());
-        maxSequence = Math.max(maxSequence, e.sequence());
+        dataBytes += keyLen + valueLen;
+        tombstones += tombstone ? 1 : 0;
+        minSequence = Math.min(minSequence, sequence);
+        maxSequence = Math.max(maxSequence, sequence);
     }
 
     /** Bytes written so far, counting the page being filled: where a merge decides to cut its output. */
@@ -148,35 +181,46 @@ public final class SSTableWriter implements Closeable {
     }
 
     /**
-     * The size of the file {@code entries} (in internal order) would make, without writing it: leaf pages by
-     * the same packing the writer uses, plus an estimate of the internal pages (one separator per leaf), the
-     * Bloom filter, the metadata page and the trailer. Exact for the leaves, which dominate.
+     * What a table of {@code entries} (in internal order) would be, without writing it.
+     *
+     * @param fileBytes the file's size: leaf pages by the same packing the writer uses, plus an estimate of the
+     *                  internal pages (one separator per leaf), the Bloom filter, the metadata page and the trailer;
+     *                  exact for the leaves, which dominate
+     * @param dataBytes the entries' key and value bytes
      */
-    public static long estimateFileBytes(Iterator<Entry> entries, SSTableOptions options) {
+    public record Estimate(long fileBytes, long dataBytes) {
+    }
+
+    /** Estimates the table {@code entries} would make (see {@link Estimate}), reading them to the end. */
+    public static Estimate estimate(EntryCursor entries, SSTableOptions options) throws IOException {
         int pageSize = options.pageSize();
         int capacity = SSTableFormat.maxEntryBytes(pageSize);
         long leaves = 0;
         long count = 0;
         long separatorBytes = 0;
+        long dataBytes = 0;
         int used = capacity;
-        while (entries.hasNext()) {
-            Entry e = entries.next();
-            int size = SSTableFormat.leafEntrySize(e);
+        while (entries.advance()) {
+            int keyLen = entries.keyLength();
+            int valueLen = entries.valueLength();
+            int size = 1 + SSTableFormat.varLongSize(keyLen) + SSTableFormat.varLongSize(valueLen)
+                    + SSTableFormat.varLongSize(entries.sequence()) + keyLen + valueLen;
             if (capacity - used < size) {
                 leaves++;
                 used = 0;
-                separatorBytes += internalEntrySize(e.key(), e.sequence(), leaves);
+                separatorBytes += internalEntrySize(keyLen, entries.sequence(), leaves);
             }
             used += size;
             count++;
+            dataBytes += keyLen + valueLen;
         }
         if (count == 0) {
-            return 0;
+            return new Estimate(0, 0);
         }
         long internal = leaves > 1 ? (separatorBytes + capacity - 1) / capacity + 1 : 0;
         long bloomBytes = count * options.bloomBitsPerKey() / 8 + 16;
         long blob = (bloomBytes + capacity - 1) / capacity + 1;
-        return (leaves + internal + blob) * pageSize + SSTableFormat.TRAILER_BYTES;
+        return new Estimate((leaves + internal + blob) * pageSize + SSTableFormat.TRAILER_BYTES, dataBytes);
     }
 
     /** The most key plus value bytes one entry may hold with {@code pageSize} pages. */
@@ -184,9 +228,9 @@ public final class SSTableWriter implements Closeable {
         return SSTableFormat.maxEntryBytes(pageSize) - 1 - 3 * 10;
     }
 
-    private static int internalEntrySize(byte[] key, long sequence, long child) {
-        return SSTableFormat.varLongSize(key.length) + SSTableFormat.varLongSize(sequence)
-                + SSTableFormat.varLongSize(child) + key.length;
+    private static int internalEntrySize(int keyLen, long sequence, long child) {
+        return SSTableFormat.varLongSize(keyLen) + SSTableFormat.varLongSize(sequence)
+                + SSTableFormat.varLongSize(child) + keyLen;
     }
 
     /**
@@ -210,7 +254,8 @@ public final class SSTableWriter implements Closeable {
         long root = level.get(0).page();
         byte[] bloomBytes = bloom.build().encode();
         long bloomStart = writeBlob(bloomBytes);
-        SSTableMetadata meta = new SSTableMetadata(entries, tombstones, firstKey, previous.key(), minSequence,
+        SSTableMetadata meta = new SSTableMetadata(entries, tombstones, firstKey,
+                Arrays.copyOf(previousKey, previousKeyLen), minSequence,
                 maxSequence, minFlushIndex, maxFlushIndex, createdMillis,
                 tombstones == 0 ? Long.MAX_VALUE : oldestTombstoneMillis, dataBytes);
         byte[] metaBytes = meta.encode();
@@ -232,7 +277,7 @@ public final class SSTableWriter implements Closeable {
         List<Separator> parents = new ArrayList<>();
         startPage(SSTableFormat.INTERNAL);
         for (Separator child : children) {
-            int size = internalEntrySize(child.key(), child.sequence(), child.page());
+            int size = internalEntrySize(child.key().length, child.sequence(), child.page());
             if (page.remaining() - SSTableFormat.PAGE_CRC_BYTES < size) {
                 endPage();
                 startPage(SSTableFormat.INTERNAL);
@@ -265,39 +310,49 @@ public final class SSTableWriter implements Closeable {
         return start;
     }
 
-    private void startPage(byte type) {
-        page.clear();
+    /** Starts a page of {@code type} after the finished ones, handing the group to the writer first if full. */
+    private void startPage(byte type) throws IOException {
+        if ((pendingPages + 1) * pageSize > pending.length) {
+            writePending();
+        }
+        pageAt(pendingPages * pageSize, type);
+    }
+
+    private void pageAt(int offset, byte type) {
+        page = ByteBuffer.wrap(pending, offset, pageSize).slice();
         page.put(type).putInt(0);
         pageCount = 0;
     }
 
-    private void endPage() throws IOException {
+    /** Finishes the page in place: its count, zero padding and checksum. */
+    private void endPage() {
         page.putInt(1, pageCount);
-        byte[] bytes = page.array();
-        Arrays.fill(bytes, page.position(), pageSize, (byte) 0);
-        ByteBuffer.wrap(bytes).putInt(pageSize - SSTableFormat.PAGE_CRC_BYTES, SSTableFormat.pageCrc(nextPage, bytes));
-        if (!pending.hasRemaining()) {
-            writePending();
-        }
-        pending.put(bytes);
+        int offset = page.arrayOffset();
+        Arrays.fill(pending, offset + page.position(), offset + pageSize, (byte) 0);
+        page.putInt(pageSize - SSTableFormat.PAGE_CRC_BYTES, SSTableFormat.pageCrc(nextPage, pending, offset, pageSize));
+        pendingPages++;
         nextPage++;
     }
 
     /**
-     * Hands the buffered pages, which end just before page {@code nextPage}, to a background write (after the
-     * previous one has finished, so at most one runs), and goes on filling the other buffer.
+     * Hands the finished pages of the group, which end just before page {@code nextPage}, to a background write
+     * (after the previous one has finished, so at most one runs), and goes on filling the other group.
      */
     private void writePending() throws IOException {
-        pending.flip();
-        long at = nextPage * pageSize - pending.remaining();
+        if (pendingPages == 0) {
+            return;
+        }
+        ByteBuffer group = ByteBuffer.wrap(pending, 0, pendingPages * pageSize);
+        long at = (nextPage - pendingPages) * pageSize;
         awaitWrite();
-        ByteBuffer group = pending;
         inFlight = WRITERS.submit(() -> {
             write(group, at);
             return null;
         });
-        pending = spare.clear();
-        spare = group;
+        byte[] filled = pending;
+        pending = spare;
+        spare = filled;
+        pendingPages = 0;
     }
 
     /** Waits for the background write, if one runs, and throws its failure. */

@@ -3,6 +3,8 @@ package io.lsmpolicies.lsm.merge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lsmpolicies.lsm.sstable.Entry;
+import io.lsmpolicies.lsm.sstable.EntryCursor;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -21,6 +23,18 @@ class MergeTest {
         List<Entry> out = new ArrayList<>();
         it.forEachRemaining(out::add);
         return out;
+    }
+
+    private static List<Entry> collect(EntryCursor c) throws IOException {
+        List<Entry> out = new ArrayList<>();
+        while (c.advance()) {
+            out.add(c.entry());
+        }
+        return out;
+    }
+
+    private static VersionCollapse collapse(List<Entry> entries, long[] snapshots, boolean bottommost) {
+        return new VersionCollapse(EntryCursor.of(entries.iterator()), snapshots, bottommost);
     }
 
     /** What a reader at {@code snapshot} sees for every key: key -> value, absent if deleted or unknown. */
@@ -42,7 +56,7 @@ class MergeTest {
     }
 
     @Test
-    void mergingKeepsInternalOrderAndEveryEntry() {
+    void mergingKeepsInternalOrderAndEveryEntry() throws IOException {
         SplittableRandom random = new SplittableRandom(1);
         List<List<Entry>> inputs = new ArrayList<>();
         List<Entry> all = new ArrayList<>();
@@ -63,10 +77,16 @@ class MergeTest {
         all.sort(Entry.ORDER);
         assertThat(collect(new MergingIterator(its))).isEqualTo(all);
         assertThat(new MergingIterator(List.of()).hasNext()).isFalse();
+        List<EntryCursor> cursors = new ArrayList<>();
+        for (List<Entry> in : inputs) {
+            cursors.add(EntryCursor.of(in.iterator()));
+        }
+        assertThat(collect(new MergingCursor(cursors))).isEqualTo(all);
+        assertThat(new MergingCursor(List.of()).advance()).isFalse();
     }
 
     @Test
-    void collapsingPreservesWhatEverySnapshotSees() {
+    void collapsingPreservesWhatEverySnapshotSees() throws IOException {
         SplittableRandom random = new SplittableRandom(2);
         for (int trial = 0; trial < 200; trial++) {
             List<Entry> entries = new ArrayList<>();
@@ -80,7 +100,7 @@ class MergeTest {
             entries.sort(Entry.ORDER);
             long[] snapshots = random.longs(random.nextInt(4), 1, seq).toArray();
             for (boolean bottommost : new boolean[] {true, false}) {
-                List<Entry> out = collect(new VersionCollapse(entries.iterator(), snapshots, bottommost));
+                List<Entry> out = collect(collapse(entries, snapshots, bottommost));
                 assertThat(out).isSortedAccordingTo(Entry.ORDER);
                 for (long s : snapshots) {
                     assertThat(view(out, s)).as("snapshot %d", s).isEqualTo(view(entries, s));
@@ -100,15 +120,15 @@ class MergeTest {
     }
 
     @Test
-    void withoutSnapshotsOnlyTheNewestVersionSurvivesAndBottommostDeletesVanish() {
+    void withoutSnapshotsOnlyTheNewestVersionSurvivesAndBottommostDeletesVanish() throws IOException {
         List<Entry> entries = List.of(Entry.delete(key(1), 9), Entry.put(key(1), 5, "old".getBytes()),
                 Entry.put(key(2), 8, "new".getBytes()), Entry.put(key(2), 3, "older".getBytes()));
-        assertThat(collect(new VersionCollapse(entries.iterator(), new long[0], true)))
+        assertThat(collect(collapse(entries, new long[0], true)))
                 .containsExactly(Entry.put(key(2), 8, "new".getBytes()));
-        assertThat(collect(new VersionCollapse(entries.iterator(), new long[0], false)))
+        assertThat(collect(collapse(entries, new long[0], false)))
                 .containsExactly(Entry.delete(key(1), 9), Entry.put(key(2), 8, "new".getBytes()));
         // A snapshot at 6 still needs key 1's old value, so the tombstone above it stays too.
-        assertThat(collect(new VersionCollapse(entries.iterator(), new long[] {6}, true))).containsExactly(
+        assertThat(collect(collapse(entries, new long[] {6}, true))).containsExactly(
                 Entry.delete(key(1), 9), Entry.put(key(1), 5, "old".getBytes()), Entry.put(key(2), 8, "new".getBytes()),
                 Entry.put(key(2), 3, "older".getBytes()));
     }

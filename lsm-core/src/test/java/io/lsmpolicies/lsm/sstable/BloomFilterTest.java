@@ -3,7 +3,12 @@ package io.lsmpolicies.lsm.sstable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.google.common.hash.Hashing;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 class BloomFilterTest {
@@ -54,6 +59,41 @@ class BloomFilterTest {
             assertThat(rate).as("%d bits per key", bits).isLessThan(previous);
             previous = rate;
         }
+    }
+
+    /**
+     * The filter's hash is part of the table format: our allocation-free MurmurHash3 must give what an independent
+     * implementation (Guava's) gives, on every length around the 16-byte blocks and on ranges inside arrays.
+     */
+    @Test
+    void murmur3MatchesAnIndependentImplementation() {
+        SplittableRandom random = new SplittableRandom(11);
+        long[] ours = new long[2];
+        for (int n = 0; n < 20_000; n++) {
+            int length = n < 200 ? n % 100 : random.nextInt(300);
+            int from = random.nextInt(8);
+            byte[] bytes = new byte[from + length + random.nextInt(8)];
+            random.nextBytes(bytes);
+            Murmur3.hash128(bytes, from, length, ours, 0);
+            ByteBuffer theirs = ByteBuffer.wrap(Hashing.murmur3_128().hashBytes(bytes, from, length).asBytes())
+                    .order(ByteOrder.LITTLE_ENDIAN);
+            assertThat(ours).as("length %d", length).containsExactly(theirs.getLong(), theirs.getLong());
+        }
+    }
+
+    /** A filter built today has the bits a filter of the same keys had when the format was defined. */
+    @Test
+    void filterBitsAreThoseOfTheFormatsFirstVersion() {
+        BloomFilter.Builder b = BloomFilter.builder(10);
+        for (int i = 0; i < 1000; i++) {
+            b.add(("user" + (i * 7919L)).getBytes(StandardCharsets.US_ASCII));
+        }
+        b.add(new byte[0]);
+        byte[] encoded = b.build().encode();
+        CRC32C crc = new CRC32C();
+        crc.update(encoded);
+        assertThat(encoded).hasSize(1262);
+        assertThat(Long.toHexString(crc.getValue())).isEqualTo("a13bc7b");
     }
 
     @Test
