@@ -31,17 +31,29 @@ public final class LsmPolicyFactories {
     /**
      * The type id under which {@code factory} is written into an index's local resource, e.g.
      * {@code lsmpolicies.BinomialMergePolicyFactory}. Persistent: an id, once written, must never change.
+     *
+     * @param factory one of our Hyracks merge-policy factories
+     * @return {@link #REGISTRY_ID_PREFIX} and the factory's simple class name
      */
     public static String registryId(Class<? extends StackMergePolicyFactory> factory) {
         return REGISTRY_ID_PREFIX + factory.getSimpleName();
     }
 
-    /** A new instance of {@code factory} (our factories have no fields and a public no-argument constructor). */
+    /**
+     * {@return a new instance of {@code factory} (our factories have no fields and a public no-argument constructor)}
+     *
+     * @param factory one of our Hyracks merge-policy factories
+     */
     public static StackMergePolicyFactory instantiate(Class<? extends StackMergePolicyFactory> factory) {
         return HyracksFactories.instantiate(factory);
     }
 
-    /** The name AsterixDB files {@code factory} under, its {@code getName()}, e.g. {@code lsmpolicies-binomial}. */
+    /**
+     * {@return the name AsterixDB files {@code factory} under, its {@code getName()}, e.g.
+     * {@code lsmpolicies-binomial}}
+     *
+     * @param factory one of our Hyracks merge-policy factories
+     */
     public static String policyName(Class<? extends StackMergePolicyFactory> factory) {
         return instantiate(factory).getName();
     }

@@ -45,6 +45,9 @@ public final class AsterixNames {
     /**
      * AsterixDB name to our parameter name for {@code policy}, in the order help lists them; empty for a policy
      * AsterixDB has no counterpart of (the leveled family, {@code adaptive}, {@code no-merge}).
+     *
+     * @param policy our registered name of a policy
+     * @return AsterixDB parameter name to ours
      */
     public static Map<String, String> of(String policy) {
         return BY_POLICY.getOrDefault(policy, Map.of());

@@ -40,7 +40,7 @@ public final class MergePolicies {
         }
     }
 
-    /** Every registered factory, by name (sorted). */
+    /** {@return every registered factory, by name (sorted)} */
     public static Map<String, PolicyFactory> factories() {
         return Registry.FACTORIES;
     }
@@ -48,6 +48,8 @@ public final class MergePolicies {
     /**
      * The factory registered as {@code name}.
      *
+     * @param name a registered policy name
+     * @return its factory
      * @throws PolicyConfigurationException listing the known names if there is none
      */
     public static PolicyFactory factory(String name) {
@@ -64,6 +66,9 @@ public final class MergePolicies {
      * their defaults). A parameter may also be given under its AsterixDB name ({@link AsterixNames}:
      * {@code constant} with {@code num-components}).
      *
+     * @param name       a registered policy name
+     * @param parameters parameter values by name (ours or AsterixDB's)
+     * @return the policy
      * @throws PolicyConfigurationException naming the policy, parameter, value and accepted range
      */
     public static MergePolicy create(String name, Map<String, ?> parameters) {
@@ -76,18 +81,26 @@ public final class MergePolicies {
      * Creates a policy from the text form {@code name} or {@code name:param=value,param=value}, e.g.
      * {@code binomial:k=4}; the form used by the command line and configuration files.
      *
+     * @param spec the text form
+     * @return the policy
      * @throws PolicyConfigurationException if the text is malformed or names a bad policy or parameter
      */
     public static MergePolicy parse(String spec) {
         return create(PolicySpec.parse(spec));
     }
 
-    /** Creates the policy {@code spec} names, with its parameters. */
+    /**
+     * Creates the policy {@code spec} names, with its parameters.
+     *
+     * @param spec a policy name and its parameters' values
+     * @return the policy
+     * @throws PolicyConfigurationException naming the policy, parameter, value and accepted range
+     */
     public static MergePolicy create(PolicySpec spec) {
         return create(spec.name(), spec.parameters());
     }
 
-    /** The names of every registered policy, sorted. */
+    /** {@return the names of every registered policy, sorted} */
     public static List<String> names() {
         return List.copyOf(Registry.FACTORIES.keySet());
     }
@@ -95,6 +108,9 @@ public final class MergePolicies {
     /**
      * The names of the registered policies of one layout, sorted: {@code names(PolicyLayout.STACK)} is what the
      * simulator can run.
+     *
+     * @param layout the shape of tree
+     * @return the names, sorted
      */
     public static List<String> names(PolicyLayout layout) {
         List<String> out = new ArrayList<>();

@@ -18,6 +18,13 @@ import java.util.Map;
  */
 public record PolicySpec(String name, Map<String, String> parameters) {
 
+    /**
+     * Copies the parameters, keeping their order.
+     *
+     * @param name       the policy name
+     * @param parameters raw values by parameter name
+     * @throws PolicyConfigurationException if the name is blank
+     */
     public PolicySpec {
         if (name == null || name.isBlank()) {
             throw new PolicyConfigurationException(String.valueOf(name), null, null, "a policy name is required");
@@ -28,6 +35,8 @@ public record PolicySpec(String name, Map<String, String> parameters) {
     /**
      * Parses the text form.
      *
+     * @param text {@code name} or {@code name:param=value,param=value}
+     * @return the spec
      * @throws PolicyConfigurationException if a pair is not {@code param=value} or a parameter repeats
      */
     public static PolicySpec parse(String text) {
@@ -60,6 +69,9 @@ public record PolicySpec(String name, Map<String, String> parameters) {
      * without a value is left out), in the order its factory lists them: {@code MergePolicies.create} of the
      * result makes a policy with the same name and parameters. What a store records so that it can be reopened
      * without being told its policy again.
+     *
+     * @param policy a policy made by {@code MergePolicies}
+     * @return its spec
      */
     public static PolicySpec of(MergePolicy policy) {
         Map<String, String> values = new LinkedHashMap<>();
@@ -71,7 +83,11 @@ public record PolicySpec(String name, Map<String, String> parameters) {
         return new PolicySpec(policy.name(), values);
     }
 
-    /** This spec with {@code extra} values added where this spec gives none. */
+    /**
+     * {@return this spec with {@code extra} values added where this spec gives none}
+     *
+     * @param extra raw values by parameter name
+     */
     public PolicySpec withDefaults(Map<String, String> extra) {
         Map<String, String> merged = new LinkedHashMap<>(extra);
         merged.putAll(parameters);

@@ -20,9 +20,13 @@ public sealed interface AdmValue {
 
     /** The ADM integer types; a plain JSON integer is {@link #INT64}. */
     enum IntKind {
+        /** ADM {@code int8}: a byte's range. */
         INT8("int8", Byte.MIN_VALUE, Byte.MAX_VALUE),
+        /** ADM {@code int16}: a short's range. */
         INT16("int16", Short.MIN_VALUE, Short.MAX_VALUE),
+        /** ADM {@code int32}: an int's range. */
         INT32("int32", Integer.MIN_VALUE, Integer.MAX_VALUE),
+        /** ADM {@code int64}: a long's range; what a plain JSON integer is. */
         INT64("int64", Long.MIN_VALUE, Long.MAX_VALUE);
 
         final String constructor;
@@ -35,7 +39,7 @@ public sealed interface AdmValue {
             this.max = max;
         }
 
-        /** The ADM constructor's name, e.g. {@code int8}. */
+        /** {@return the ADM constructor's name, e.g. {@code int8}} */
         public String constructor() {
             return constructor;
         }
@@ -43,6 +47,7 @@ public sealed interface AdmValue {
 
     /** ADM {@code null} (JSON {@code null}). */
     record Null() implements AdmValue {
+        /** The one {@code null} value (every {@code Null} is equal to it). */
         public static final Null INSTANCE = new Null();
 
         @Override
@@ -51,6 +56,11 @@ public sealed interface AdmValue {
         }
     }
 
+    /**
+     * ADM {@code boolean}.
+     *
+     * @param value the value
+     */
     record Bool(boolean value) implements AdmValue {
         @Override
         public String toString() {
@@ -58,8 +68,20 @@ public sealed interface AdmValue {
         }
     }
 
-    /** An integer of width {@code kind}; {@code value} is within the kind's range. */
+    /**
+     * An integer of width {@code kind}; {@code value} is within the kind's range.
+     *
+     * @param kind  the ADM integer type
+     * @param value the value, within {@code kind}'s range
+     */
     record Int(IntKind kind, long value) implements AdmValue {
+        /**
+         * Checks the value against the kind's range.
+         *
+         * @param kind  the ADM integer type
+         * @param value the value
+         * @throws IllegalArgumentException naming the value and the kind if the value is out of the kind's range
+         */
         public Int {
             Objects.requireNonNull(kind, "kind");
             if (value < kind.min || value > kind.max) {
@@ -73,7 +95,12 @@ public sealed interface AdmValue {
         }
     }
 
-    /** A {@code double} (or, if {@code single}, an ADM {@code float}, whose value fits a float). */
+    /**
+     * A {@code double} (or, if {@code single}, an ADM {@code float}, whose value fits a float).
+     *
+     * @param value  the value
+     * @param single whether it is an ADM {@code float} rather than a {@code double}
+     */
     record Real(double value, boolean single) implements AdmValue {
         @Override
         public String toString() {
@@ -82,7 +109,18 @@ public sealed interface AdmValue {
         }
     }
 
+    /**
+     * ADM {@code string}.
+     *
+     * @param value the characters, not null
+     */
     record Str(String value) implements AdmValue {
+        /**
+         * Checks that there is a value.
+         *
+         * @param value the characters
+         * @throws NullPointerException if {@code value} is null
+         */
         public Str {
             Objects.requireNonNull(value, "value");
         }
@@ -93,12 +131,22 @@ public sealed interface AdmValue {
         }
     }
 
-    /** ADM {@code hex("...")}: binary data. The array is copied in and out. */
+    /**
+     * ADM {@code hex("...")}: binary data. The array is copied in and out.
+     *
+     * @param bytes the data (copied)
+     */
     record Binary(byte[] bytes) implements AdmValue {
+        /**
+         * Copies {@code bytes}.
+         *
+         * @param bytes the data
+         */
         public Binary {
             bytes = bytes.clone();
         }
 
+        /** {@return a copy of the data} */
         @Override
         public byte[] bytes() {
             return bytes.clone();
@@ -130,7 +178,12 @@ public sealed interface AdmValue {
 
     /** The temporal constructors, kept as the client's text (not validated beyond being a string). */
     enum TemporalKind {
-        DATETIME("datetime"), DATE("date"), TIME("time");
+        /** ADM {@code datetime}. */
+        DATETIME("datetime"),
+        /** ADM {@code date}. */
+        DATE("date"),
+        /** ADM {@code time}. */
+        TIME("time");
 
         final String constructor;
 
@@ -138,13 +191,26 @@ public sealed interface AdmValue {
             this.constructor = constructor;
         }
 
-        /** The ADM constructor's name, e.g. {@code datetime}. */
+        /** {@return the ADM constructor's name, e.g. {@code datetime}} */
         public String constructor() {
             return constructor;
         }
     }
 
+    /**
+     * A temporal value as the client wrote it, e.g. {@code datetime("2024-01-01T00:00:00")}.
+     *
+     * @param kind the constructor
+     * @param text the text inside the constructor's quotes, not validated
+     */
     record Temporal(TemporalKind kind, String text) implements AdmValue {
+        /**
+         * Checks that there are a kind and a text.
+         *
+         * @param kind the constructor
+         * @param text the text inside the constructor's quotes
+         * @throws NullPointerException if {@code kind} or {@code text} is null
+         */
         public Temporal {
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(text, "text");
@@ -158,6 +224,11 @@ public sealed interface AdmValue {
 
     /** An array (ordered list); {@code items} is copied and unmodifiable. */
     record Array(List<AdmValue> items) implements AdmValue {
+        /**
+         * Copies {@code items}.
+         *
+         * @param items the items, in order
+         */
         public Array {
             items = List.copyOf(items);
         }
@@ -174,11 +245,20 @@ public sealed interface AdmValue {
 
     /** An object (record); fields keep the client's order; {@code fields} is copied and unmodifiable. */
     record Obj(Map<String, AdmValue> fields) implements AdmValue {
+        /**
+         * Copies {@code fields}, keeping their order.
+         *
+         * @param fields the fields by name, in the client's order
+         */
         public Obj {
             fields = Collections.unmodifiableMap(new LinkedHashMap<>(fields));
         }
 
-        /** The field's value, or null if absent. */
+        /**
+         * {@return the field's value, or null if absent}
+         *
+         * @param name the field's name
+         */
         public AdmValue get(String name) {
             return fields.get(name);
         }

@@ -27,7 +27,12 @@ public final class KeyEncoder {
 
     private final List<String> fields;
 
-    /** @throws IllegalArgumentException if {@code fields} is empty or holds a blank name */
+    /**
+     * An encoder of the keys made of {@code fields}' values, in that order.
+     *
+     * @param fields the primary key's field names, at least one
+     * @throws IllegalArgumentException if {@code fields} is empty or holds a blank name
+     */
     public KeyEncoder(List<String> fields) {
         if (fields.isEmpty()) {
             throw new IllegalArgumentException("a dataset needs at least one primary key field");
@@ -40,6 +45,7 @@ public final class KeyEncoder {
         this.fields = List.copyOf(fields);
     }
 
+    /** {@return the primary key's field names, in key order} */
     public List<String> fields() {
         return fields;
     }
@@ -47,6 +53,8 @@ public final class KeyEncoder {
     /**
      * The key of {@code record}.
      *
+     * @param record a record holding every key field
+     * @return the key's bytes, which compare as unsigned bytes in the order of the key fields' values
      * @throws IllegalArgumentException naming the field, if a key field is absent, null or not a key type
      */
     public byte[] encode(AdmValue.Obj record) {
@@ -67,6 +75,9 @@ public final class KeyEncoder {
     /**
      * The key made of {@code values} (strings, integers, doubles or {@link AdmValue}s), e.g. to look up a
      * record: {@code store.get(KeyEncoder.of("user123"))}.
+     *
+     * @param values the key fields' values, in key order
+     * @return the key's bytes, as {@link #encode} makes them for a record with these values
      */
     public static byte[] of(Object... values) {
         ByteArrayOutputStream out = new ByteArrayOutputStream(32);

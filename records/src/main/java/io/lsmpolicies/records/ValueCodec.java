@@ -43,6 +43,12 @@ public final class ValueCodec {
     private ValueCodec() {
     }
 
+    /**
+     * The stored bytes of {@code value}: a version byte, then the value's tree.
+     *
+     * @param value the value
+     * @return its bytes, which {@link #decode} reads back
+     */
     public static byte[] encode(AdmValue value) {
         Out out = new Out(1 + size(value));
         out.write(VERSION);
@@ -53,7 +59,13 @@ public final class ValueCodec {
         return out.buf;
     }
 
-    /** @throws IllegalArgumentException naming the offset, if {@code bytes} is not an encoded value */
+    /**
+     * The value {@link #encode} wrote.
+     *
+     * @param bytes an encoded value
+     * @return the value
+     * @throws IllegalArgumentException naming the offset, if {@code bytes} is not an encoded value
+     */
     public static AdmValue decode(byte[] bytes) {
         if (bytes.length == 0 || bytes[0] != VERSION) {
             throw new IllegalArgumentException("not a feed value: version byte "

@@ -84,21 +84,35 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
         FEED
     }
 
+    /** The mode, {@code embedded} (default) or {@code feed}. */
     public static final String MODE = "lsm.mode";
+    /** The store directory (embedded mode, required). */
     public static final String DIR = "lsm.dir";
+    /** The merge policy, {@code NAME} or {@code NAME:param=value,...} (embedded mode). */
     public static final String POLICY = "lsm.policy";
     /** Prefix of one policy parameter each, added to {@link #POLICY}: {@code lsm.policy.k=4}. */
     public static final String POLICY_PARAM_PREFIX = "lsm.policy.";
+    /** The MemTable budget, bytes or {@code KB}/{@code MB}/{@code GB} (embedded mode). */
     public static final String MEMTABLE_SIZE = "lsm.memtable.size";
+    /** The write-ahead log mode, {@code sync}, {@code async} (default) or {@code off} (embedded mode). */
     public static final String WAL = "lsm.wal";
+    /** The emulated device, {@code ssd}, {@code hdd} or {@code none} (embedded mode). */
     public static final String DEVICE = "lsm.device";
+    /** Where the last DB instance to close writes the store's metrics as JSON (embedded mode). */
     public static final String METRICS_FILE = "lsm.metrics.file";
+    /** The socket feed's {@code host:port} (feed mode). */
     public static final String FEED_ADDRESS = "lsm.feed.address";
+    /** The node server's HTTP API, {@code host:port} (feed mode). */
     public static final String HTTP_ADDRESS = "lsm.http.address";
+    /** The dataset the feed writes and the API reads (feed mode; default YCSB's table). */
     public static final String DATASET = "lsm.dataset";
+    /** The {@code [feed/NAME]} listening on {@link #FEED_ADDRESS} (feed mode). */
     public static final String FEED_NAME = "lsm.feed.name";
+    /** Whether to wait for the feed's acknowledgement of each write (feed mode). */
     public static final String ACKS = "lsm.feed.acks";
+    /** The longest wait for a connection, an acknowledgement or an HTTP answer, in ms (feed mode). */
     public static final String TIMEOUT = "lsm.timeout.ms";
+    /** The node server's HTTP token, sent as a bearer token with every request (feed mode). */
     public static final String HTTP_TOKEN = "lsm.http.token";
     /**
      * A Java properties file of {@code lsm.*} settings, as YCSB's RocksDB binding's {@code rocksdb.optionsfile}: all
@@ -107,11 +121,15 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
      */
     public static final String OPTIONS_FILE = "lsm.optionsfile";
 
+    /** The default of {@link #WAL}: what RocksDB's YCSB binding does (its writes are not synced). */
     public static final String DEFAULT_WAL = "async";
+    /** The default of {@link #FEED_ADDRESS}. */
     public static final String DEFAULT_FEED_ADDRESS = "127.0.0.1:10001";
+    /** The default of {@link #HTTP_ADDRESS}. */
     public static final String DEFAULT_HTTP_ADDRESS = "127.0.0.1:19002";
     /** The feed of conf/lsm-node.conf. */
     public static final String DEFAULT_FEED_NAME = "ycsb";
+    /** The default of {@link #TIMEOUT}. */
     public static final long DEFAULT_TIMEOUT_MILLIS = 30_000;
 
     private static final Set<String> EMBEDDED_KEYS = Set.of(DIR, POLICY, MEMTABLE_SIZE, WAL, DEVICE, METRICS_FILE);
@@ -121,6 +139,8 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
     /**
      * The mode {@code lsm.mode} names (default {@code embedded}).
      *
+     * @param p YCSB's properties
+     * @return the mode
      * @throws DBException naming the property and the accepted values
      */
     public static Mode mode(Properties p) throws DBException {
@@ -135,6 +155,10 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
     /**
      * Parses the settings of mode {@code expected}.
      *
+     * @param given    YCSB's properties (the workload file plus {@code -p} options); {@link #OPTIONS_FILE}, if one
+     *                 is given, adds the settings it holds that these do not
+     * @param expected the mode of the DB class parsing them
+     * @return the settings
      * @throws DBException naming the property, if {@code lsm.mode} names another mode, an {@code lsm.*} property
      *                     is unknown or belongs to the other mode, a required one is missing, or a value is bad
      */

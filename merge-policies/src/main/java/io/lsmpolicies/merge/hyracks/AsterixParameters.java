@@ -37,6 +37,14 @@ public record AsterixParameters(String policy, Map<String, String> names) {
     /** AsterixDB 0.9.8's merge-policy parameter names: the only ones its DDL accepts ({@link AsterixNames#ALL}). */
     public static final Set<String> ASTERIX_NAMES = AsterixNames.ALL;
 
+    /**
+     * Copies the names and checks them against the policy.
+     *
+     * @param policy our registered name of a stack policy
+     * @param names  AsterixDB parameter name to our parameter name
+     * @throws IllegalArgumentException naming the policy or parameter, if the policy is not a stack policy or the names
+     *                                  do not cover its parameters one to one
+     */
     public AsterixParameters {
         names = Collections.unmodifiableMap(new LinkedHashMap<>(names));
         if (MergePolicies.factory(policy).layout() != PolicyLayout.STACK) {
@@ -58,7 +66,12 @@ public record AsterixParameters(String policy, Map<String, String> names) {
         }
     }
 
-    /** A mapping from alternating AsterixDB and our names: {@code of("binomial", "num-components", "k")}. */
+    /**
+     * {@return a mapping from alternating AsterixDB and our names: {@code of("binomial", "num-components", "k")}}
+     *
+     * @param policy          our registered name of a stack policy
+     * @param asterixThenOurs AsterixDB's name, then ours, for every parameter
+     */
     public static AsterixParameters of(String policy, String... asterixThenOurs) {
         Map<String, String> names = new LinkedHashMap<>();
         for (int i = 0; i + 1 < asterixThenOurs.length; i += 2) {
@@ -67,12 +80,16 @@ public record AsterixParameters(String policy, Map<String, String> names) {
         return new AsterixParameters(policy, names);
     }
 
-    /** The AsterixDB names of {@code policy}, from the one table of them ({@link AsterixNames}). */
+    /**
+     * {@return the AsterixDB names of {@code policy}, from the one table of them ({@link AsterixNames})}
+     *
+     * @param policy our registered name of a stack policy
+     */
     public static AsterixParameters forPolicy(String policy) {
         return new AsterixParameters(policy, AsterixNames.of(policy));
     }
 
-    /** The AsterixDB names this policy accepts (what {@code getPropertiesNames()} returns), in order. */
+    /** {@return the AsterixDB names this policy accepts (what {@code getPropertiesNames()} returns), in order} */
     public Set<String> asterixNames() {
         return Collections.unmodifiableSet(new LinkedHashSet<>(names.keySet()));
     }
@@ -80,6 +97,8 @@ public record AsterixParameters(String policy, Map<String, String> names) {
     /**
      * Creates our policy from AsterixDB's properties ({@code null} is taken as none).
      *
+     * @param properties AsterixDB's merge-policy properties, by AsterixDB name
+     * @return the policy
      * @throws PolicyConfigurationException whose {@code parameter()} is the AsterixDB name at fault and whose
      *                                      message names it, our parameter, the value and the accepted range
      */

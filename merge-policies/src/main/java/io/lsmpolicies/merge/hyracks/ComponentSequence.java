@@ -21,6 +21,13 @@ import org.apache.hyracks.storage.am.lsm.common.impls.IndexComponentFileReferenc
  */
 public record ComponentSequence(long start, long end) {
 
+    /**
+     * Checks the range.
+     *
+     * @param start first flush sequence number
+     * @param end   last flush sequence number
+     * @throws IllegalArgumentException naming both unless {@code 0 <= start <= end}
+     */
     public ComponentSequence {
         if (start < 0 || end < start) {
             throw new IllegalArgumentException("component sequence needs 0 <= start <= end, was " + start + "_" + end);
@@ -30,6 +37,8 @@ public record ComponentSequence(long start, long end) {
     /**
      * Reads the range of {@code component} from the names of its files, which must all agree.
      *
+     * @param component a Hyracks disk component
+     * @return its range of flush sequence numbers
      * @throws IllegalStateException naming the files if a name is not {@code <start>_<end>_...} or names differ
      */
     public static ComponentSequence of(ILSMDiskComponent component) {
@@ -62,12 +71,12 @@ public record ComponentSequence(long start, long end) {
         }
     }
 
-    /** The 1-based flush index of the first flush held ({@code start + 1}), as {@code SSTableInfo} counts. */
+    /** {@return the 1-based flush index of the first flush held ({@code start + 1}), as {@code SSTableInfo} counts} */
     public long firstFlush() {
         return start + 1;
     }
 
-    /** The 1-based flush index of the last flush held ({@code end + 1}). */
+    /** {@return the 1-based flush index of the last flush held ({@code end + 1})} */
     public long lastFlush() {
         return end + 1;
     }

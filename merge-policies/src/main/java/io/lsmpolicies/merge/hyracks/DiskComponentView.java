@@ -46,6 +46,8 @@ public final class DiskComponentView {
      * caller holds the index's operation-tracker lock or otherwise keeps the list from changing while it is
      * copied (Hyracks calls the merge policy with that lock held).
      *
+     * @param newestFirst the index's disk components, newest first
+     * @return the snapshot
      * @throws IllegalStateException if the components' flush sequences do not strictly decrease newest first
      */
     public static DiskComponentView of(List<? extends ILSMDiskComponent> newestFirst) {
@@ -74,7 +76,7 @@ public final class DiskComponentView {
         return new DiskComponentView(components, TreeView.stackOf(tables), flushes, merging);
     }
 
-    /** The stack view: one level 0, one run per component, newest first. */
+    /** {@return the stack view: one level 0, one run per component, newest first} */
     public TreeView treeView() {
         return view;
     }
@@ -84,17 +86,19 @@ public final class DiskComponentView {
      * flush index of the newest component, 0 with no component. It survives restarts and merges done by
      * anyone, because it is read from the components' file names; flushes that wrote nothing after the newest
      * component are not visible until the next component appears.
+     *
+     * @return the flushes, {@code >= 0}
      */
     public long flushes() {
         return flushes;
     }
 
-    /** Whether any component is being merged ({@code READABLE_MERGING}). */
+    /** {@return whether any component is being merged ({@code READABLE_MERGING})} */
     public boolean anyMerging() {
         return anyMerging;
     }
 
-    /** Number of components. */
+    /** {@return number of components} */
     public int size() {
         return components.size();
     }
@@ -103,6 +107,9 @@ public final class DiskComponentView {
      * The Hyracks components {@code job} merges, newest first as {@code ILSMIndexAccessor.scheduleMerge}
      * expects.
      *
+     * @param job    a job a policy decided on this snapshot
+     * @param policy the policy's name, for the error message
+     * @return the components, newest first
      * @throws IllegalStateException naming {@code policy} if the inputs are not a contiguous newest-first run of
      *                               this snapshot (a stack policy must be stable)
      */

@@ -24,7 +24,11 @@ public final class HyracksFactories {
     private HyracksFactories() {
     }
 
-    /** A new instance of {@code factory} (our factories have no fields and a public no-argument constructor). */
+    /**
+     * {@return a new instance of {@code factory} (our factories have no fields and a public no-argument constructor)}
+     *
+     * @param factory one of our Hyracks merge-policy factories
+     */
     public static StackMergePolicyFactory instantiate(Class<? extends StackMergePolicyFactory> factory) {
         try {
             return factory.getConstructor().newInstance();

@@ -78,6 +78,8 @@ public final class HyracksMergePolicy implements ILSMMergePolicy {
     /**
      * Our policy {@code parameters.policy()}, configured from AsterixDB's {@code properties}.
      *
+     * @param parameters the policy and its AsterixDB parameter names
+     * @param properties AsterixDB's merge-policy properties, by AsterixDB name
      * @throws io.lsmpolicies.merge.spi.PolicyConfigurationException naming the AsterixDB parameter at fault
      * @throws IllegalArgumentException if the policy keeps a state Hyracks cannot supply
      */
@@ -91,6 +93,7 @@ public final class HyracksMergePolicy implements ILSMMergePolicy {
      * DDL names (a policy whose parameters have no AsterixDB name, such as {@code adaptive}'s {@code read-cost}).
      * {@link #configure} then refuses to reconfigure it.
      *
+     * @param policy a stack policy
      * @throws IllegalArgumentException if the policy keeps a state Hyracks cannot supply
      */
     public HyracksMergePolicy(MergePolicy policy) {
@@ -130,6 +133,7 @@ public final class HyracksMergePolicy implements ILSMMergePolicy {
      * Counts {@code reads} searches (point searches or scans) the index served; the next flush's decision is told
      * their number. Thread-safe; cheap enough for every search.
      *
+     * @param reads the searches served, {@code >= 0}
      * @throws IllegalArgumentException if {@code reads < 0}
      */
     public void recordReads(long reads) {
@@ -146,6 +150,9 @@ public final class HyracksMergePolicy implements ILSMMergePolicy {
      * schedules the merge it then wants. What {@link ReadCountingOperationTracker} calls every
      * {@value ReadCountingOperationTracker#READS_PER_QUESTION} searches. REQUIRES: called with the index's
      * operation-tracker lock held, as Hyracks calls {@link #diskComponentAdded}.
+     *
+     * @param index the index whose searches were counted
+     * @throws HyracksDataException if scheduling the merge fails
      */
     public void readsBetweenFlushes(ILSMIndex index) throws HyracksDataException {
         MergePolicy p = policy;
@@ -170,12 +177,12 @@ public final class HyracksMergePolicy implements ILSMMergePolicy {
         }
     }
 
-    /** The reads counted since the last flush a decision was told of. */
+    /** {@return the reads counted since the last flush a decision was told of} */
     public long readsSinceFlush() {
         return readsSinceFlush.sum();
     }
 
-    /** The policy decisions are delegated to. */
+    /** {@return the policy decisions are delegated to} */
     public MergePolicy policy() {
         return policy;
     }

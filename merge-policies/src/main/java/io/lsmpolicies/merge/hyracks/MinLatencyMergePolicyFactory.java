@@ -25,7 +25,13 @@ public final class MinLatencyMergePolicyFactory extends StackMergePolicyFactory 
         return PARAMETERS;
     }
 
-    /** Reads back what {@link #toJson} wrote (the factory has no fields); called by the resource registry. */
+    /**
+     * Reads back what {@link #toJson} wrote (the factory has no fields); called by the resource registry.
+     *
+     * @param registry the resource registry reading it
+     * @param json     what {@link #toJson} wrote
+     * @return a new factory
+     */
     public static IJsonSerializable fromJson(IPersistedResourceRegistry registry, JsonNode json) {
         return new MinLatencyMergePolicyFactory();
     }

@@ -39,7 +39,12 @@ public final class ReadCountingOperationTracker implements ILSMOperationTracker 
     private final AtomicLong searches = new AtomicLong();
     private final AtomicBoolean queued = new AtomicBoolean();
 
-    /** Counts the searches of the index it is given to into {@code policy}, delegating to {@code delegate}. */
+    /**
+     * Counts the searches of the index it is given to into {@code policy}, delegating to {@code delegate}.
+     *
+     * @param delegate the index's own operation tracker
+     * @param policy   the index's merge policy
+     */
     public ReadCountingOperationTracker(ILSMOperationTracker delegate, HyracksMergePolicy policy) {
         this(delegate, policy, null);
     }
@@ -48,6 +53,10 @@ public final class ReadCountingOperationTracker implements ILSMOperationTracker 
      * As {@link #ReadCountingOperationTracker(ILSMOperationTracker, HyracksMergePolicy)}, and asks the policy about
      * the reads every {@value #READS_PER_QUESTION} searches on {@code questions} (none if null). A failure there
      * is thrown in the executor's thread, as an {@link IllegalStateException}.
+     *
+     * @param delegate  the index's own operation tracker
+     * @param policy    the index's merge policy
+     * @param questions the executor that asks the policy, or null for none
      */
     public ReadCountingOperationTracker(ILSMOperationTracker delegate, HyracksMergePolicy policy,
             Executor questions) {

@@ -35,13 +35,15 @@ public abstract class StackMergePolicyFactory implements ILSMMergePolicyFactory 
      */
     public static final String NAME_PREFIX = "lsmpolicies-";
 
-    /** The policy this factory creates and its AsterixDB parameter names. */
+    /** {@return the policy this factory creates and its AsterixDB parameter names} */
     protected abstract AsterixParameters parameters();
 
     /**
      * The policy this factory creates and its AsterixDB parameter names, each with the name of our parameter it
      * sets: what {@link #createMergePolicy} reads its configuration with (used to configure the factory from our
      * own {@code NAME:param=value} syntax).
+     *
+     * @return the policy and its AsterixDB parameter names
      */
     public final AsterixParameters asterixParameters() {
         return parameters();

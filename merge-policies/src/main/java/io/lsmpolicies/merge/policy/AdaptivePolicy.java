@@ -57,6 +57,7 @@ import java.util.List;
  * {@link ReadLedger}.
  */
 public final class AdaptivePolicy extends AbstractStackPolicy {
+    /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "adaptive";
     /** Default bound on the stack when reads do not force merges. */
     static final int DEFAULT_MAX_K = 1000;

@@ -20,6 +20,7 @@ import java.util.List;
  * (at least 1), found in one pass.
  */
 public final class BigtablePolicy extends AbstractStackPolicy {
+    /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "bigtable";
     private final int k;
 

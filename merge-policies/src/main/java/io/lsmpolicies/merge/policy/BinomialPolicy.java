@@ -19,6 +19,7 @@ import io.lsmpolicies.merge.spi.PolicyParameters;
  * two policies coincide in the large-n regime.
  */
 public final class BinomialPolicy extends ScheduledStackPolicy {
+    /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "binomial";
 
     /** T_k(1), T_k(2), ... for the blocks m &lt;= k that fit a long (at most 34 of them); computed once. */

@@ -17,6 +17,7 @@ import java.util.List;
  * its write amplification grows as O(t / k).
  */
 public final class ConstantPolicy extends AbstractStackPolicy {
+    /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "constant";
     private final int k;
 

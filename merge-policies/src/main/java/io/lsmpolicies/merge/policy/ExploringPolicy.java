@@ -29,6 +29,7 @@ import java.util.List;
  * Not eager (the window may leave the flushed SSTable alone); stable.
  */
 public final class ExploringPolicy extends AbstractStackPolicy {
+    /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "exploring";
     private final int k;
     private final double lambda;

@@ -21,6 +21,13 @@ public record FlushCount(long flushes, long decided) implements PolicyState {
     /** No flush seen yet. */
     public static final FlushCount ZERO = new FlushCount(0, 0);
 
+    /**
+     * Checks the counts.
+     *
+     * @param flushes number of flushes seen
+     * @param decided the value of {@code flushes} at the last decision
+     * @throws IllegalArgumentException naming both values unless {@code 0 <= decided <= flushes}
+     */
     public FlushCount {
         if (flushes < 0 || decided < 0 || decided > flushes) {
             throw new IllegalArgumentException(
@@ -28,7 +35,7 @@ public record FlushCount(long flushes, long decided) implements PolicyState {
         }
     }
 
-    /** The state after one more flush. */
+    /** {@return the state after one more flush} */
     public FlushCount nextFlush() {
         if (flushes >= Binomials.MAX_FLUSH_INDEX) {
             throw new IllegalStateException("flush counter would overflow after " + flushes + " flushes");
@@ -36,12 +43,12 @@ public record FlushCount(long flushes, long decided) implements PolicyState {
         return new FlushCount(flushes + 1, decided);
     }
 
-    /** Whether the once-per-flush decision for the latest flush is still to be made. */
+    /** {@return whether the once-per-flush decision for the latest flush is still to be made} */
     public boolean undecided() {
         return decided < flushes;
     }
 
-    /** The state once the decision for the latest flush is made. */
+    /** {@return the state once the decision for the latest flush is made} */
     public FlushCount markDecided() {
         return new FlushCount(flushes, flushes);
     }

@@ -23,6 +23,7 @@ import io.lsmpolicies.merge.spi.PolicyParameters;
  * O(min(m', k)) each per decision, exact and saturating (never wrapping) up to t = 2^62.
  */
 public final class MinLatencyPolicy extends ScheduledStackPolicy {
+    /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "minlatency";
 
     MinLatencyPolicy(PolicyParameters parameters) {

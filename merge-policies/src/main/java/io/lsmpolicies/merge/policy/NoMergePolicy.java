@@ -11,6 +11,7 @@ import io.lsmpolicies.merge.spi.TreeView;
  * (AsterixDB's {@code no-merge} policy). No parameters.
  */
 public final class NoMergePolicy extends AbstractStackPolicy {
+    /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "no-merge";
 
     NoMergePolicy(PolicyParameters parameters) {

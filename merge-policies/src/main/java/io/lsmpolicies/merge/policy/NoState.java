@@ -4,6 +4,7 @@ import io.lsmpolicies.merge.spi.PolicyState;
 
 /** The state of a policy that keeps none: it decides from the view alone. Encodes as zero bytes. */
 public enum NoState implements PolicyState {
+    /** The one state. */
     INSTANCE;
 
     @Override

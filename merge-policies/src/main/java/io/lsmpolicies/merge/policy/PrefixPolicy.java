@@ -32,6 +32,7 @@ import java.util.List;
  * schedules a merge when none runs; here {@link #decide} is always asked after a flush, so it need not.)
  */
 public final class PrefixPolicy extends AbstractStackPolicy {
+    /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "prefix";
     /** AsterixDB's fixed guard ratio (not configurable there either). */
     static final double START_RATIO = 1.2;

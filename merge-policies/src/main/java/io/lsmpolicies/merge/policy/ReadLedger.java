@@ -33,6 +33,17 @@ public record ReadLedger(long reads, long lastReads, long freshFlush, long[] ids
     /** No flush and no read yet. */
     static final ReadLedger EMPTY = new ReadLedger(0, 0, -1, new long[0], new long[0]);
 
+    /**
+     * Copies the arrays and checks them against the counts.
+     *
+     * @param reads      reads reported since the store's first flush
+     * @param lastReads  the reads reported with the latest flush
+     * @param freshFlush the id of the SSTable the latest flush installed, or {@code -1}
+     * @param ids        SSTable ids in stack order, newest first
+     * @param marks      the value of {@code reads} when each SSTable appeared
+     * @throws IllegalArgumentException naming the value at fault, if the counts or marks are out of range or the
+     *                                  arrays' lengths differ
+     */
     public ReadLedger {
         ids = ids.clone();
         marks = marks.clone();
@@ -51,11 +62,13 @@ public record ReadLedger(long reads, long lastReads, long freshFlush, long[] ids
         }
     }
 
+    /** {@return a copy of the SSTable ids, in stack order, newest first} */
     @Override
     public long[] ids() {
         return ids.clone();
     }
 
+    /** {@return a copy of the read marks, one per SSTable id} */
     @Override
     public long[] marks() {
         return marks.clone();

@@ -23,6 +23,7 @@ import java.util.List;
  * continues the cascade. Unbounded depth (about B log_B n SSTables), so never lagging.
  */
 public final class TieredPolicy extends AbstractStackPolicy {
+    /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "tiered";
     private final int ratio;
 

@@ -10,6 +10,13 @@ import java.util.List;
  */
 public record Decision(List<MergeJob> jobs, PolicyState state) {
 
+    /**
+     * Copies the jobs.
+     *
+     * @param jobs  jobs to schedule
+     * @param state the policy's state after this decision
+     * @throws IllegalArgumentException if {@code state} is null
+     */
     public Decision {
         jobs = List.copyOf(jobs);
         if (state == null) {
@@ -17,12 +24,21 @@ public record Decision(List<MergeJob> jobs, PolicyState state) {
         }
     }
 
-    /** No job; the state unchanged. */
+    /**
+     * {@return no job; the state unchanged}
+     *
+     * @param state the policy's state
+     */
     public static Decision none(PolicyState state) {
         return new Decision(List.of(), state);
     }
 
-    /** One job. */
+    /**
+     * {@return one job}
+     *
+     * @param job   the job
+     * @param state the policy's state after scheduling it
+     */
     public static Decision of(MergeJob job, PolicyState state) {
         return new Decision(List.of(job), state);
     }

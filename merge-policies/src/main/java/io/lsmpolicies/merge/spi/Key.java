@@ -17,21 +17,30 @@ public final class Key implements Comparable<Key> {
         this.bytes = bytes;
     }
 
-    /** A key holding a copy of {@code bytes}. */
+    /**
+     * {@return a key holding a copy of {@code bytes}}
+     *
+     * @param bytes the key's bytes
+     */
     public static Key of(byte[] bytes) {
         return new Key(bytes.clone());
     }
 
-    /** A key holding the UTF-8 bytes of {@code text}; convenient in tests and examples. */
+    /**
+     * {@return a key holding the UTF-8 bytes of {@code text}; convenient in tests and examples}
+     *
+     * @param text the key as text
+     */
     public static Key of(String text) {
         return new Key(text.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
-    /** A copy of the key's bytes. */
+    /** {@return a copy of the key's bytes} */
     public byte[] toByteArray() {
         return bytes.clone();
     }
 
+    /** {@return the number of bytes} */
     public int length() {
         return bytes.length;
     }

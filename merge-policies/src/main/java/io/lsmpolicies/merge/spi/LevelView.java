@@ -12,6 +12,13 @@ import java.util.List;
  */
 public record LevelView(int number, List<SortedRun> runs) {
 
+    /**
+     * Copies the runs unless they are already an immutable list.
+     *
+     * @param number the level number
+     * @param runs   the runs, newest first
+     * @throws IllegalArgumentException if {@code number < 0}
+     */
     public LevelView {
         if (number < 0) {
             throw new IllegalArgumentException("level number must be >= 0, was " + number);

@@ -16,6 +16,16 @@ import java.util.Set;
  */
 public record MergeJob(List<SSTableInfo> inputs, int outputLevel, OutputCut cut, MergeKind kind, String reason) {
 
+    /**
+     * Copies the inputs and checks the job.
+     *
+     * @param inputs      the exact input SSTables
+     * @param outputLevel the level that receives the output
+     * @param cut         how the output is cut into SSTables
+     * @param kind        real merge, trivial move or virtual merge
+     * @param reason      a short human-readable reason
+     * @throws IllegalArgumentException saying what is wrong, if the job is malformed
+     */
     public MergeJob {
         inputs = List.copyOf(inputs);
         if (inputs.isEmpty()) {
@@ -38,12 +48,17 @@ public record MergeJob(List<SSTableInfo> inputs, int outputLevel, OutputCut cut,
         }
     }
 
-    /** A real merge of {@code inputs} into one SSTable of level 0: the stack-based policies' only job. */
+    /**
+     * {@return a real merge of {@code inputs} into one SSTable of level 0: the stack-based policies' only job}
+     *
+     * @param inputs the SSTables to merge, newest first, contiguous in the stack
+     * @param reason a short human-readable reason
+     */
     public static MergeJob stackMerge(List<SSTableInfo> inputs, String reason) {
         return new MergeJob(inputs, 0, OutputCut.SINGLE_FILE, MergeKind.REAL, reason);
     }
 
-    /** Sum of the inputs' sizes. */
+    /** {@return sum of the inputs' sizes} */
     public long inputBytes() {
         long sum = 0;
         for (SSTableInfo t : inputs) {

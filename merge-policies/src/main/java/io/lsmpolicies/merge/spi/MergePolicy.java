@@ -23,18 +23,20 @@ import java.util.Optional;
  */
 public interface MergePolicy {
 
-    /** The policy's registered name, e.g. {@code binomial}. */
+    /** {@return the policy's registered name, e.g. {@code binomial}} */
     String name();
 
-    /** The validated parameters this instance was created with. */
+    /** {@return the validated parameters this instance was created with} */
     PolicyParameters parameters();
 
-    /** The state of a tree that has seen no flush. */
+    /** {@return the state of a tree that has seen no flush} */
     PolicyState initialState();
 
     /**
      * Reads a state written by {@link PolicyState#encode()} of this policy.
      *
+     * @param encoded the bytes {@link PolicyState#encode()} wrote
+     * @return the state
      * @throws IllegalArgumentException naming the policy if the bytes are not such a state
      */
     PolicyState decodeState(byte[] encoded);
@@ -42,6 +44,8 @@ public interface MergePolicy {
     /**
      * Accounts for one flush. REQUIRES: {@code view} already holds the flushed SSTable as level 0's newest run.
      *
+     * @param state the policy's state before it
+     * @param view  the tree with the flushed SSTable as level 0's newest run
      * @return the state after the flush (the same state if the policy does not count flushes)
      */
     default PolicyState onFlush(PolicyState state, TreeView view) {
@@ -54,6 +58,8 @@ public interface MergePolicy {
      * {@link #onFlush(PolicyState, TreeView)}, so a policy that does not use reads behaves exactly as before.
      * REQUIRES: {@code view} already holds the flushed SSTable as level 0's newest run.
      *
+     * @param state the policy's state before it
+     * @param view  the tree with the flushed SSTable as level 0's newest run
      * @param reads the reads served since the previous flush was installed, {@code >= 0}: point reads and scans,
      *              each counted once (each probes, in the cost model, every SSTable present)
      * @return the state after the flush
@@ -74,6 +80,8 @@ public interface MergePolicy {
      * passed again with the next flush. The default ignores them and returns {@code state} itself, which tells the
      * caller that nothing changed and that the reads stay counted for the next flush.
      *
+     * @param state the policy's state
+     * @param view  the tree as it is
      * @param reads the reads served since the previous flush or call, {@code >= 1}
      * @return the state after the reads; {@code state} itself if the policy does not weigh reads
      */
@@ -84,12 +92,20 @@ public interface MergePolicy {
     /**
      * The merges to run now. Inputs of running merges are marked {@link SSTableInfo#compacting()} and are
      * never chosen again; a stack-based policy returns nothing while any merge runs.
+     *
+     * @param view  the tree as it is, with the inputs of running merges marked
+     * @param state the policy's state
+     * @return the jobs to schedule now (possibly none) and the state after scheduling them
      */
     Decision decide(TreeView view, PolicyState state);
 
     /**
      * Whether merging is behind: the writer must not install another flush until this turns false. This
      * is how a bounded-depth policy keeps its bound while merges run in the background.
+     *
+     * @param view  the tree as it is
+     * @param state the policy's state
+     * @return whether the next flush must wait
      */
     default boolean isMergeLagging(TreeView view, PolicyState state) {
         return false;
@@ -102,6 +118,11 @@ public interface MergePolicy {
      * first one that meets the policy's conditions is materialised; it asks at most once per virtual SSTable
      * that the policy declined, from a background thread, and runs the job like any other ({@code table} is then
      * among its inputs). The default, for policies that never write virtual SSTables: none.
+     *
+     * @param view  the tree as it is
+     * @param state the policy's state
+     * @param table a virtual SSTable of {@code view} that a read met
+     * @return the merge that materialises {@code table}, or empty if the policy wants none now
      */
     default Optional<MergeJob> onVirtualRead(TreeView view, PolicyState state, SSTableInfo table) {
         return Optional.empty();

@@ -11,6 +11,12 @@ public sealed interface OutputCut {
 
     /** A new output SSTable whenever the current one reaches {@code targetBytes}. */
     record ByTargetSize(long targetBytes) implements OutputCut {
+        /**
+         * Checks the size.
+         *
+         * @param targetBytes the size at which an output SSTable is closed
+         * @throws IllegalArgumentException if {@code targetBytes <= 0}
+         */
         public ByTargetSize {
             if (targetBytes <= 0) {
                 throw new IllegalArgumentException("targetBytes must be > 0, was " + targetBytes);
@@ -23,6 +29,13 @@ public sealed interface OutputCut {
      * of the level below the output level (RocksDB's rule).
      */
     record AtGrandparentBoundaries(long targetBytes, long maxGrandparentOverlapBytes) implements OutputCut {
+        /**
+         * Checks the sizes.
+         *
+         * @param targetBytes                the size at which an output SSTable is closed
+         * @param maxGrandparentOverlapBytes the most of the level below the output level one output SSTable may overlap
+         * @throws IllegalArgumentException if a size is {@code <= 0}
+         */
         public AtGrandparentBoundaries {
             if (targetBytes <= 0 || maxGrandparentOverlapBytes <= 0) {
                 throw new IllegalArgumentException("targetBytes and maxGrandparentOverlapBytes must be > 0, were "
@@ -33,6 +46,13 @@ public sealed interface OutputCut {
 
     /** By target size, and also at the round-robin cursor key, so no output straddles it. */
     record AtCursor(long targetBytes, Key cursor) implements OutputCut {
+        /**
+         * Checks the size and the cursor.
+         *
+         * @param targetBytes the size at which an output SSTable is closed
+         * @param cursor      the key no output SSTable straddles
+         * @throws IllegalArgumentException if {@code targetBytes <= 0} or {@code cursor} is null
+         */
         public AtCursor {
             if (targetBytes <= 0) {
                 throw new IllegalArgumentException("targetBytes must be > 0, was " + targetBytes);

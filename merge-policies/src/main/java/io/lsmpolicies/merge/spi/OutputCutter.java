@@ -67,10 +67,12 @@ public final class OutputCutter {
     /**
      * The cutter for {@code cut}.
      *
+     * @param cut       how the output is cut
      * @param gpMinKeys the smallest keys of the files of the level below the output level, ascending (used only
      *                  by {@code AtGrandparentBoundaries}; not copied)
      * @param gpMaxKeys those files' largest keys, in the same order
      * @param gpBytes   those files' sizes, in the same order
+     * @return a cutter at the start of the output
      * @throws IllegalArgumentException if the three arrays differ in length
      */
     public static OutputCutter of(OutputCut cut, byte[][] gpMinKeys, byte[][] gpMaxKeys, long[] gpBytes) {
@@ -97,7 +99,11 @@ public final class OutputCutter {
         throw new IllegalArgumentException("unknown output cut " + cut);
     }
 
-    /** A cutter for {@code cut} with no grandparent level. */
+    /**
+     * {@return a cutter for {@code cut} with no grandparent level}
+     *
+     * @param cut how the output is cut
+     */
     public static OutputCutter of(OutputCut cut) {
         byte[][] none = new byte[0][];
         return of(cut, none, none, new long[0]);
@@ -106,6 +112,10 @@ public final class OutputCutter {
     /**
      * Whether to start a new file before {@code key}, the current file holding {@code fileBytes} bytes
      * ({@code fileBytes == 0}: no file is open, so never). Call once per distinct key, ascending.
+     *
+     * @param key       the next key of the output
+     * @param fileBytes the bytes of the current output file so far
+     * @return whether to close the current file and start a new one before {@code key}
      */
     public boolean cutBefore(byte[] key, long fileBytes) {
         boolean open = fileBytes > 0;

@@ -37,7 +37,7 @@ public record ParameterSpec(String name, Type type, Number min, Number max, Obje
             this.word = word;
         }
 
-        /** How the type is named in messages: "integer", "number" or "one of". */
+        /** {@return how the type is named in messages: "integer", "number" or "one of"} */
         public String word() {
             return word;
         }
@@ -45,6 +45,20 @@ public record ParameterSpec(String name, Type type, Number min, Number max, Obje
 
     private static final String KEBAB = "[a-z][a-z0-9]*(-[a-z0-9]+)*";
 
+    /**
+     * Checks the parameter's definition.
+     *
+     * @param name         kebab-case name
+     * @param type         value type
+     * @param min          smallest accepted value (inclusive); {@code null} for a choice
+     * @param max          largest accepted value (inclusive); {@code null} for a choice
+     * @param defaultValue value when not given, or {@code null} if the parameter is required
+     * @param choices      the accepted names of a choice; empty or {@code null} for a number
+     * @param description  one line for help and docs
+     * @throws IllegalArgumentException naming the parameter and the rule, if the name is not kebab-case, the type or
+     *                                  description is missing, a range or a choice is malformed, or the default is
+     *                                  not accepted
+     */
     public ParameterSpec {
         if (name == null || !name.matches(KEBAB)) {
             throw new IllegalArgumentException("parameter name must be kebab-case, was '" + name + "'");
@@ -87,41 +101,78 @@ public record ParameterSpec(String name, Type type, Number min, Number max, Obje
         }
     }
 
-    /** A required {@code int} parameter. */
+    /**
+     * {@return a required {@code int} parameter}
+     *
+     * @param name         kebab-case name
+     * @param min          smallest accepted value (inclusive)
+     * @param max          largest accepted value (inclusive)
+     * @param description  one line for help and docs
+     */
     public static ParameterSpec requiredInt(String name, int min, int max, String description) {
         return new ParameterSpec(name, Type.INT, min, max, null, List.of(), description);
     }
 
-    /** An optional {@code int} parameter. */
+    /**
+     * {@return an optional {@code int} parameter}
+     *
+     * @param name         kebab-case name
+     * @param min          smallest accepted value (inclusive)
+     * @param max          largest accepted value (inclusive)
+     * @param defaultValue value when not given
+     * @param description  one line for help and docs
+     */
     public static ParameterSpec optionalInt(String name, int min, int max, int defaultValue, String description) {
         return new ParameterSpec(name, Type.INT, min, max, defaultValue, List.of(), description);
     }
 
-    /** An optional {@code long} parameter. */
+    /**
+     * {@return an optional {@code long} parameter}
+     *
+     * @param name         kebab-case name
+     * @param min          smallest accepted value (inclusive)
+     * @param max          largest accepted value (inclusive)
+     * @param defaultValue value when not given
+     * @param description  one line for help and docs
+     */
     public static ParameterSpec optionalLong(String name, long min, long max, long defaultValue, String description) {
         return new ParameterSpec(name, Type.LONG, min, max, defaultValue, List.of(), description);
     }
 
-    /** An optional {@code double} parameter. */
+    /**
+     * {@return an optional {@code double} parameter}
+     *
+     * @param name         kebab-case name
+     * @param min          smallest accepted value (inclusive)
+     * @param max          largest accepted value (inclusive)
+     * @param defaultValue value when not given
+     * @param description  one line for help and docs
+     */
     public static ParameterSpec optionalDouble(String name, double min, double max, double defaultValue,
             String description) {
         return new ParameterSpec(name, Type.DOUBLE, min, max, defaultValue, List.of(), description);
     }
 
-    /** An optional choice among {@code choices} (kebab-case names), {@code defaultChoice} when not given. */
+    /**
+     * {@return an optional choice among {@code choices} (kebab-case names), {@code defaultChoice} when not given}
+     *
+     * @param name          kebab-case name
+     * @param choices       the accepted names, in the order help lists them
+     * @param defaultChoice the name chosen when none is given, one of {@code choices}
+     * @param description   one line for help and docs
+     */
     public static ParameterSpec optionalChoice(String name, List<String> choices, String defaultChoice,
             String description) {
         return new ParameterSpec(name, Type.CHOICE, null, null, defaultChoice, choices, description);
     }
 
-    /** Whether the parameter must be given. */
+    /** {@return whether the parameter must be given} */
     public boolean required() {
         return defaultValue == null;
     }
 
     /**
-     * The accepted values in words, e.g. {@code integer in [1, 1000000]} or
-     * {@code one of static, dynamic}.
+     * {@return the accepted values in words, e.g. {@code integer in [1, 1000000]} or {@code one of static, dynamic}}
      */
     public String accepted() {
         if (type == Type.CHOICE) {
@@ -130,7 +181,11 @@ public record ParameterSpec(String name, Type type, Number min, Number max, Obje
         return type.word() + " in [" + min + ", " + max + "]";
     }
 
-    /** Whether {@code value} is accepted: a number within [min, max], or one of the choices. */
+    /**
+     * {@return whether {@code value} is accepted: a number within [min, max], or one of the choices}
+     *
+     * @param value a parsed value ({@code Integer}, {@code Long}, {@code Double} or {@code String})
+     */
     public boolean accepts(Object value) {
         if (type == Type.CHOICE) {
             return value instanceof String s && choices.contains(s);

@@ -26,18 +26,26 @@ public final class PersistentStack<E> extends AbstractList<E> {
         this.size = size;
     }
 
-    /** The empty stack. */
+    /**
+     * {@return the empty stack}
+     *
+     * @param <E> the element type
+     */
     @SuppressWarnings("unchecked")
     public static <E> PersistentStack<E> empty() {
         return (PersistentStack<E>) EMPTY;
     }
 
-    /** A new stack with {@code element} on top of this one. */
+    /**
+     * {@return a new stack with {@code element} on top of this one}
+     *
+     * @param element the new top, not null
+     */
     public PersistentStack<E> push(E element) {
         return new PersistentStack<>(Objects.requireNonNull(element, "element"), this, size + 1);
     }
 
-    /** The stack without its top element. REQUIRES: not empty. */
+    /** {@return the stack without its top element} REQUIRES: not empty. */
     public PersistentStack<E> pop() {
         if (size == 0) {
             throw new NoSuchElementException("pop of an empty stack");
@@ -45,7 +53,7 @@ public final class PersistentStack<E> extends AbstractList<E> {
         return tail;
     }
 
-    /** The top element. REQUIRES: not empty. */
+    /** {@return the top element} REQUIRES: not empty. */
     public E peek() {
         if (size == 0) {
             throw new NoSuchElementException("peek of an empty stack");

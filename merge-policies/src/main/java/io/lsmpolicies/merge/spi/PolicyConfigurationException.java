@@ -8,11 +8,16 @@ package io.lsmpolicies.merge.spi;
 public final class PolicyConfigurationException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
+    /** The policy name as given. */
     private final String policy;
+    /** The parameter at fault, or {@code null} if the name itself is at fault. */
     private final String parameter;
+    /** The offending value as given, or {@code null} if missing. */
     private final String value;
 
     /**
+     * A policy configuration error.
+     *
      * @param policy    the policy name as given
      * @param parameter the parameter at fault, or {@code null} if the name itself is at fault
      * @param value     the offending value as given, or {@code null} if missing
@@ -25,16 +30,17 @@ public final class PolicyConfigurationException extends IllegalArgumentException
         this.value = value;
     }
 
+    /** {@return the policy name as given} */
     public String policy() {
         return policy;
     }
 
-    /** The parameter at fault, or {@code null} when the policy name is unknown. */
+    /** {@return the parameter at fault, or {@code null} when the policy name is unknown} */
     public String parameter() {
         return parameter;
     }
 
-    /** The offending value as given, or {@code null} when it was missing. */
+    /** {@return the offending value as given, or {@code null} when it was missing} */
     public String value() {
         return value;
     }

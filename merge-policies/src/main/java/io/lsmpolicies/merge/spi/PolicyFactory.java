@@ -10,15 +10,17 @@ import java.util.Map;
  */
 public interface PolicyFactory {
 
-    /** The policy name, e.g. {@code binomial}. */
+    /** {@return the policy name, e.g. {@code binomial}} */
     String name();
 
-    /** One sentence saying what the policy does. */
+    /** {@return one sentence saying what the policy does} */
     String description();
 
     /**
      * The shape of tree the policy decides on. Stack-based unless a factory says otherwise, so that factories
      * written before leveled layouts existed keep working; every leveled factory overrides this.
+     *
+     * @return the layout
      */
     default PolicyLayout layout() {
         return PolicyLayout.STACK;
@@ -27,6 +29,8 @@ public interface PolicyFactory {
     /**
      * The parameters the policy accepts, with types, ranges and defaults: what help and docs list. For a policy
      * whose parameters depend on a value (see {@link #parameters(Map)}), the list for that value's default.
+     *
+     * @return the parameters, in the order help lists them
      */
     List<ParameterSpec> parameters();
 
@@ -36,6 +40,8 @@ public interface PolicyFactory {
      * another one named by a parameter and accepts that policy's parameters too. {@code MergePolicies.create}
      * validates {@code given} against this list.
      *
+     * @param given the raw values given, by parameter name
+     * @return the parameters accepted with those values
      * @throws PolicyConfigurationException if a value the list depends on is not accepted
      */
     default List<ParameterSpec> parameters(Map<String, ?> given) {
@@ -46,6 +52,8 @@ public interface PolicyFactory {
      * Creates the policy. REQUIRES: {@code parameters} was validated against {@link #parameters(Map)} of the
      * values given.
      *
+     * @param parameters the validated parameters
+     * @return the policy
      * @throws PolicyConfigurationException if the values are individually valid but inconsistent together
      */
     MergePolicy create(PolicyParameters parameters);

@@ -17,6 +17,12 @@ import java.util.TreeSet;
  */
 public record PolicyParameters(String policy, Map<String, Object> values) {
 
+    /**
+     * Copies the values, keeping their order.
+     *
+     * @param policy the policy name
+     * @param values parameter name to value
+     */
     public PolicyParameters {
         values = Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }
@@ -24,6 +30,10 @@ public record PolicyParameters(String policy, Map<String, Object> values) {
     /**
      * Validates {@code given} against {@code specs}. Values may be {@link Number}s or strings.
      *
+     * @param policy the policy name, for the error messages
+     * @param specs  the parameters the policy accepts
+     * @param given  the values given, by parameter name
+     * @return every parameter's value: the given one, converted to the parameter's type, or its default
      * @throws PolicyConfigurationException naming the policy, parameter, value and accepted range
      */
     public static PolicyParameters parse(String policy, List<ParameterSpec> specs, Map<String, ?> given) {
@@ -121,22 +131,38 @@ public record PolicyParameters(String policy, Map<String, Object> values) {
         return String.join(", ", parts);
     }
 
-    /** An {@code int} parameter. REQUIRES: declared as {@link ParameterSpec.Type#INT}. */
+    /**
+     * {@return an {@code int} parameter} REQUIRES: declared as {@link ParameterSpec.Type#INT}.
+     *
+     * @param name the parameter's name
+     */
     public int getInt(String name) {
         return number(name).intValue();
     }
 
-    /** A {@code long} parameter. */
+    /**
+     * {@return a {@code long} parameter}
+     *
+     * @param name the parameter's name
+     */
     public long getLong(String name) {
         return number(name).longValue();
     }
 
-    /** A {@code double} parameter. */
+    /**
+     * {@return a {@code double} parameter}
+     *
+     * @param name the parameter's name
+     */
     public double getDouble(String name) {
         return number(name).doubleValue();
     }
 
-    /** The chosen name of a choice parameter. REQUIRES: declared as {@link ParameterSpec.Type#CHOICE}. */
+    /**
+     * {@return the chosen name of a choice parameter} REQUIRES: declared as {@link ParameterSpec.Type#CHOICE}.
+     *
+     * @param name the parameter's name
+     */
     public String getChoice(String name) {
         Object v = lookup(name);
         if (v instanceof String s) {
@@ -145,7 +171,11 @@ public record PolicyParameters(String policy, Map<String, Object> values) {
         throw new IllegalArgumentException("policy '" + policy + "': parameter '" + name + "' is a number, not a choice");
     }
 
-    /** Whether the policy declares parameter {@code name}. */
+    /**
+     * {@return whether the policy declares parameter {@code name}}
+     *
+     * @param name the parameter's name
+     */
     public boolean has(String name) {
         return values.containsKey(name);
     }

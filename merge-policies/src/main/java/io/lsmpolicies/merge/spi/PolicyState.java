@@ -6,6 +6,6 @@ package io.lsmpolicies.merge.spi;
  * continues the same schedule. {@link MergePolicy#decodeState} reads back what {@link #encode} wrote.
  */
 public interface PolicyState {
-    /** A stable, versioned encoding of the state. */
+    /** {@return a stable, versioned encoding of the state} */
     byte[] encode();
 }

@@ -66,81 +66,81 @@ public final class SSTableInfo {
         this.compacting = compacting;
     }
 
-    /** Unique, stable identifier of the SSTable. */
+    /** {@return the unique, stable identifier of the SSTable} */
     public long id() {
         return id;
     }
 
-    /** Size on disk in bytes, {@code >= 0}. */
+    /** {@return size on disk in bytes, {@code >= 0}} */
     public long bytes() {
         return bytes;
     }
 
-    /** Number of entries (including tombstones), {@code >= 0}. */
+    /** {@return number of entries (including tombstones), {@code >= 0}} */
     public long entries() {
         return entries;
     }
 
-    /** Number of tombstones, {@code 0 <= tombstones <= entries}. */
+    /** {@return number of tombstones, {@code 0 <= tombstones <= entries}} */
     public long tombstones() {
         return tombstones;
     }
 
-    /** Smallest key held, {@code minKey <= maxKey}. */
+    /** {@return smallest key held, {@code minKey <= maxKey}} */
     public Key minKey() {
         return minKey;
     }
 
-    /** Largest key held. */
+    /** {@return largest key held} */
     public Key maxKey() {
         return maxKey;
     }
 
-    /** Smallest sequence number held. */
+    /** {@return smallest sequence number held} */
     public long minSequence() {
         return minSequence;
     }
 
-    /** Largest sequence number held, {@code >= minSequence}. */
+    /** {@return largest sequence number held, {@code >= minSequence}} */
     public long maxSequence() {
         return maxSequence;
     }
 
-    /** First flush whose data this SSTable holds, {@code >= 1}. */
+    /** {@return first flush whose data this SSTable holds, {@code >= 1}} */
     public long minFlushIndex() {
         return minFlushIndex;
     }
 
-    /** Last flush whose data this SSTable holds, {@code >= minFlushIndex}. */
+    /** {@return last flush whose data this SSTable holds, {@code >= minFlushIndex}} */
     public long maxFlushIndex() {
         return maxFlushIndex;
     }
 
-    /** Creation time. */
+    /** {@return creation time} */
     public long createdMillis() {
         return createdMillis;
     }
 
-    /** Last time a read touched it ({@code createdMillis} if never). */
+    /** {@return last time a read touched it ({@code createdMillis} if never)} */
     public long lastAccessMillis() {
         return lastAccessMillis;
     }
 
-    /** Time the oldest tombstone it holds was written, {@link #NO_TOMBSTONE} if none. */
+    /** {@return time the oldest tombstone it holds was written, {@link #NO_TOMBSTONE} if none} */
     public long oldestTombstoneMillis() {
         return oldestTombstoneMillis;
     }
 
     /**
-     * For a virtual SSTable (delayed compaction: metadata pointing at the real SSTables it was derived from; Pan
-     * et al., JCST 2017, section 3.1), the number of those real parents, {@code >= 1}; 0 for a real SSTable. A
-     * virtual SSTable's {@code bytes} is an estimate: the data bytes of its parents.
+     * {@return for a virtual SSTable (delayed compaction: metadata pointing at the real SSTables it was derived
+     * from; Pan et al., JCST 2017, section 3.1), the number of those real parents, {@code >= 1}; 0 for a real
+     * SSTable} A virtual SSTable's {@code bytes} is an estimate: the data bytes of its parents.
      */
     public int parents() {
         return parents;
     }
 
-    /** True while the SSTable is the input of a running merge; a policy must not choose it again. */
+    /** {@return true while the SSTable is the input of a running merge; a policy must not choose it again} */
     public boolean compacting() {
         return compacting;
     }
@@ -197,13 +197,13 @@ public final class SSTableInfo {
     }
 
 
-    /** Whether this is a virtual SSTable ({@code parents > 0}). */
+    /** {@return whether this is a virtual SSTable ({@code parents > 0})} */
     public boolean virtual() {
         return parents > 0;
     }
 
     /**
-     * The real SSTables a merge of this one reads: its parents if virtual, else 1 (itself). What delayed
+     * {@return the real SSTables a merge of this one reads: its parents if virtual, else 1 (itself)} What delayed
      * compaction's VCT counts.
      */
     public int realTables() {
@@ -216,18 +216,26 @@ public final class SSTableInfo {
         }
     }
 
-    /** Number of flushes whose data this SSTable holds: {@code maxFlushIndex - minFlushIndex + 1}. */
+    /** {@return number of flushes whose data this SSTable holds: {@code maxFlushIndex - minFlushIndex + 1}} */
     public long flushSpan() {
         return maxFlushIndex - minFlushIndex + 1;
     }
 
-    /** This SSTable with {@code compacting} set as given. */
+    /**
+     * {@return this SSTable with {@code compacting} set as given}
+     *
+     * @param value whether the SSTable is the input of a running merge
+     */
     public SSTableInfo withCompacting(boolean value) {
         return new SSTableInfo(id, bytes, entries, tombstones, minKey, maxKey, minSequence, maxSequence,
                 minFlushIndex, maxFlushIndex, createdMillis, lastAccessMillis, oldestTombstoneMillis, parents, value);
     }
 
-    /** A builder, so that call sites name every field they set; unset fields take neutral values. */
+    /**
+     * {@return a builder, so that call sites name every field they set; unset fields take neutral values}
+     *
+     * @param id the SSTable's unique, stable identifier
+     */
     public static Builder builder(long id) {
         return new Builder(id);
     }
@@ -254,21 +262,159 @@ public final class SSTableInfo {
             this.id = id;
         }
 
-        public Builder bytes(long v) { bytes = v; return this; }
-        public Builder entries(long v) { entries = v; return this; }
-        public Builder tombstones(long v) { tombstones = v; return this; }
-        public Builder keys(Key min, Key max) { minKey = min; maxKey = max; return this; }
-        public Builder keys(String min, String max) { return keys(Key.of(min), Key.of(max)); }
-        public Builder sequences(long min, long max) { minSequence = min; maxSequence = max; return this; }
-        public Builder flushes(long min, long max) { minFlushIndex = min; maxFlushIndex = max; return this; }
-        public Builder flush(long index) { return flushes(index, index); }
-        public Builder createdMillis(long v) { createdMillis = v; return this; }
-        public Builder lastAccessMillis(long v) { lastAccessMillis = v; return this; }
-        public Builder oldestTombstoneMillis(long v) { oldestTombstoneMillis = v; return this; }
-        /** A virtual SSTable derived from {@code n} real parents (0: a real SSTable, the default). */
-        public Builder parents(int n) { parents = n; return this; }
-        public Builder compacting(boolean v) { compacting = v; return this; }
+        /**
+         * Sets the size in bytes (default 0).
+         *
+         * @param v the size, {@code >= 0}
+         * @return this builder
+         */
+        public Builder bytes(long v) {
+            bytes = v;
+            return this;
+        }
 
+        /**
+         * Sets the number of entries, tombstones included (default 0).
+         *
+         * @param v the entries, {@code >= 0}
+         * @return this builder
+         */
+        public Builder entries(long v) {
+            entries = v;
+            return this;
+        }
+
+        /**
+         * Sets the number of tombstones (default 0).
+         *
+         * @param v the tombstones, at most the entries
+         * @return this builder
+         */
+        public Builder tombstones(long v) {
+            tombstones = v;
+            return this;
+        }
+
+        /**
+         * Sets the key range (default: both empty).
+         *
+         * @param min the smallest key
+         * @param max the largest key, not smaller than {@code min}
+         * @return this builder
+         */
+        public Builder keys(Key min, Key max) {
+            minKey = min;
+            maxKey = max;
+            return this;
+        }
+
+        /**
+         * Sets the key range from UTF-8 text (tests and examples).
+         *
+         * @param min the smallest key
+         * @param max the largest key, not smaller than {@code min}
+         * @return this builder
+         */
+        public Builder keys(String min, String max) {
+            return keys(Key.of(min), Key.of(max));
+        }
+
+        /**
+         * Sets the range of sequence numbers (default 0 to 0).
+         *
+         * @param min the smallest sequence number
+         * @param max the largest, not smaller than {@code min}
+         * @return this builder
+         */
+        public Builder sequences(long min, long max) {
+            minSequence = min;
+            maxSequence = max;
+            return this;
+        }
+
+        /**
+         * Sets the flushes whose data the SSTable holds (default 1 to 1).
+         *
+         * @param min the first flush index, {@code >= 1}
+         * @param max the last, not smaller than {@code min}
+         * @return this builder
+         */
+        public Builder flushes(long min, long max) {
+            minFlushIndex = min;
+            maxFlushIndex = max;
+            return this;
+        }
+
+        /**
+         * Sets the one flush the SSTable holds the data of (a flush output).
+         *
+         * @param index the flush index, {@code >= 1}
+         * @return this builder
+         */
+        public Builder flush(long index) {
+            return flushes(index, index);
+        }
+
+        /**
+         * Sets the creation time (default 0).
+         *
+         * @param v milliseconds since the epoch (the simulator: the flush index)
+         * @return this builder
+         */
+        public Builder createdMillis(long v) {
+            createdMillis = v;
+            return this;
+        }
+
+        /**
+         * Sets the last access time (default: the creation time).
+         *
+         * @param v milliseconds since the epoch
+         * @return this builder
+         */
+        public Builder lastAccessMillis(long v) {
+            lastAccessMillis = v;
+            return this;
+        }
+
+        /**
+         * Sets the write time of the oldest tombstone (default {@link #NO_TOMBSTONE}).
+         *
+         * @param v milliseconds since the epoch
+         * @return this builder
+         */
+        public Builder oldestTombstoneMillis(long v) {
+            oldestTombstoneMillis = v;
+            return this;
+        }
+
+        /**
+         * Makes the SSTable virtual, derived from {@code n} real parents (0, the default: a real SSTable).
+         *
+         * @param n the real parents, {@code >= 0}
+         * @return this builder
+         */
+        public Builder parents(int n) {
+            parents = n;
+            return this;
+        }
+
+        /**
+         * Marks the SSTable as the input of a running merge (default false).
+         *
+         * @param v whether it is
+         * @return this builder
+         */
+        public Builder compacting(boolean v) {
+            compacting = v;
+            return this;
+        }
+
+        /**
+         * {@return the SSTableInfo}
+         *
+         * @throws IllegalArgumentException naming the SSTable, the rule and the value, if a field is out of range
+         */
         public SSTableInfo build() {
             long access = lastAccessMillis == Long.MIN_VALUE ? createdMillis : lastAccessMillis;
             return new SSTableInfo(id, bytes, entries, tombstones, minKey, maxKey, minSequence, maxSequence,

@@ -10,6 +10,12 @@ import java.util.List;
  */
 public record SortedRun(List<SSTableInfo> tables) {
 
+    /**
+     * Copies the SSTables and checks their order.
+     *
+     * @param tables the SSTables, ascending by key
+     * @throws IllegalArgumentException naming the SSTables, if there are none or two overlap or are out of order
+     */
     public SortedRun {
         tables = List.copyOf(tables);
         if (tables.isEmpty()) {
@@ -25,17 +31,21 @@ public record SortedRun(List<SSTableInfo> tables) {
         }
     }
 
-    /** A run of one SSTable, the shape every run has under a stack-based policy. */
+    /**
+     * {@return a run of one SSTable, the shape every run has under a stack-based policy}
+     *
+     * @param table the SSTable
+     */
     public static SortedRun of(SSTableInfo table) {
         return new SortedRun(List.of(table));
     }
 
-    /** The first (smallest-key) SSTable; for a one-table run, the table. */
+    /** {@return the first (smallest-key) SSTable; for a one-table run, the table} */
     public SSTableInfo first() {
         return tables.get(0);
     }
 
-    /** Total bytes of the run's SSTables. */
+    /** {@return total bytes of the run's SSTables} */
     public long bytes() {
         long sum = 0;
         for (SSTableInfo t : tables) {
@@ -44,7 +54,7 @@ public record SortedRun(List<SSTableInfo> tables) {
         return sum;
     }
 
-    /** Whether any SSTable of the run is the input of a running merge. */
+    /** {@return whether any SSTable of the run is the input of a running merge} */
     public boolean compacting() {
         for (SSTableInfo t : tables) {
             if (t.compacting()) {

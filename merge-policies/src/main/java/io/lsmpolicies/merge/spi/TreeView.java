@@ -12,6 +12,12 @@ import java.util.List;
  */
 public record TreeView(List<LevelView> levels) {
 
+    /**
+     * Copies the levels and checks their numbers.
+     *
+     * @param levels the levels, {@code levels.get(i).number() == i}
+     * @throws IllegalArgumentException naming the level, if a level's number is not its position
+     */
     public TreeView {
         levels = List.copyOf(levels);
         for (int i = 0; i < levels.size(); i++) {
@@ -22,12 +28,20 @@ public record TreeView(List<LevelView> levels) {
         }
     }
 
-    /** The view a stack-based policy sees: one level 0 holding {@code newestFirst}, one SSTable per run. */
+    /**
+     * {@return the view a stack-based policy sees: one level 0 holding {@code newestFirst}, one SSTable per run}
+     *
+     * @param newestFirst the runs, newest first
+     */
     public static TreeView stack(List<SortedRun> newestFirst) {
         return new TreeView(List.of(new LevelView(0, newestFirst)));
     }
 
-    /** A stack view built from SSTables given newest first; convenient in tests. */
+    /**
+     * {@return a stack view built from SSTables given newest first; convenient in tests}
+     *
+     * @param newestFirst the SSTables, newest first
+     */
     public static TreeView stackOf(List<SSTableInfo> newestFirst) {
         List<SortedRun> runs = new ArrayList<>(newestFirst.size());
         for (SSTableInfo t : newestFirst) {
@@ -36,17 +50,17 @@ public record TreeView(List<LevelView> levels) {
         return stack(runs);
     }
 
-    /** Level 0's runs, newest first, or an empty list when the tree has no level. */
+    /** {@return level 0's runs, newest first, or an empty list when the tree has no level} */
     public List<SortedRun> level0Runs() {
         return levels.isEmpty() ? List.of() : levels.get(0).runs();
     }
 
-    /** Number of levels. */
+    /** {@return number of levels} */
     public int levelCount() {
         return levels.size();
     }
 
-    /** Whether any SSTable in the tree is the input of a running merge. */
+    /** {@return whether any SSTable in the tree is the input of a running merge} */
     public boolean anyCompacting() {
         for (LevelView level : levels) {
             for (SortedRun run : level.runs()) {

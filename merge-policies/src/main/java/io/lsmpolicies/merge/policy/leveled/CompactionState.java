@@ -24,6 +24,12 @@ public record CompactionState(Map<Integer, Key> cursors) implements PolicyState 
     /** No cursor yet. */
     public static final CompactionState EMPTY = new CompactionState(Map.of());
 
+    /**
+     * Copies the cursors, sorted by level.
+     *
+     * @param cursors cursor key by level number
+     * @throws IllegalArgumentException naming the level, if a level is below 1 or a key is null
+     */
     public CompactionState {
         TreeMap<Integer, Key> copy = new TreeMap<>(cursors);
         for (Map.Entry<Integer, Key> e : copy.entrySet()) {
@@ -34,7 +40,11 @@ public record CompactionState(Map<Integer, Key> cursors) implements PolicyState 
         cursors = Collections.unmodifiableMap(copy);
     }
 
-    /** Level {@code level}'s cursor, or {@code null} if it has none. */
+    /**
+     * {@return level {@code level}'s cursor, or {@code null} if it has none}
+     *
+     * @param level a level number, {@code >= 1}
+     */
     public Key cursor(int level) {
         return cursors.get(level);
     }

@@ -42,6 +42,15 @@ public record CompactionStrategy(Trigger trigger, DataLayout layout, Granularity
     public static final CompactionStrategy UNIVERSAL = new CompactionStrategy(Trigger.SORTED_RUNS,
             DataLayout.TIERING, Granularity.SORTED_RUNS, Movement.NONE);
 
+    /**
+     * Checks that the combination is one of the accepted ones.
+     *
+     * @param trigger     when to compact
+     * @param layout      how data is organised into runs per level
+     * @param granularity how much data one compaction moves
+     * @param movement    which file a partial compaction takes
+     * @throws IllegalArgumentException saying why, if a primitive is missing or the combination means nothing
+     */
     public CompactionStrategy {
         if (trigger == null || layout == null || granularity == null || movement == null) {
             throw new IllegalArgumentException("trigger, layout, granularity and movement are required");
@@ -56,6 +65,9 @@ public record CompactionStrategy(Trigger trigger, DataLayout layout, Granularity
      * Leveled partial compaction with file picker {@code picker}: leveling x file x picker, triggered by level
      * saturation, and for the delete-driven pickers also by their own event, as in Sarkar et al.'s TSD and TSA
      * (Table 2).
+     *
+     * @param picker the file picker, not {@link Movement#NONE}
+     * @return the strategy
      */
     public static CompactionStrategy leveled(Movement picker) {
         Trigger trigger = Trigger.SATURATION;
@@ -70,6 +82,12 @@ public record CompactionStrategy(Trigger trigger, DataLayout layout, Granularity
     /**
      * The strategy of these primitives for policy {@code policy}.
      *
+     * @param policy      the name of the policy being configured, for the error message
+     * @param trigger     when to compact
+     * @param layout      how data is organised into runs per level
+     * @param granularity how much data one compaction moves
+     * @param movement    which file a partial compaction takes
+     * @return the strategy
      * @throws PolicyConfigurationException naming the policy, the parameter at fault, its value and why the
      *                                      combination is rejected
      */

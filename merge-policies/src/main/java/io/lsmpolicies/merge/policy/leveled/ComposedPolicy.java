@@ -36,7 +36,7 @@ public final class ComposedPolicy implements MergePolicy {
         this.universal = new UniversalCompaction(settings);
     }
 
-    /** The four primitives this policy runs. */
+    /** {@return the four primitives this policy runs} */
     public CompactionStrategy strategy() {
         return strategy;
     }

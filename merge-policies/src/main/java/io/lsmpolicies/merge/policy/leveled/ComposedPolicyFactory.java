@@ -13,6 +13,7 @@ import java.util.List;
  * The defaults (saturation, leveling, file, min-overlapping-ratio) make it {@code leveled}'s default.
  */
 public final class ComposedPolicyFactory extends StrategyPolicyFactory {
+    /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "composed";
 
     @Override

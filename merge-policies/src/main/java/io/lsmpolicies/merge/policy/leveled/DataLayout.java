@@ -30,7 +30,7 @@ public enum DataLayout {
         this.choice = choice;
     }
 
-    /** The name used in configuration, e.g. {@code one-leveling}. */
+    /** {@return the name used in configuration, e.g. {@code one-leveling}} */
     public String choice() {
         return choice;
     }

@@ -62,17 +62,20 @@ public final class DelayedPolicy implements MergePolicy {
         this.vsmt = vsmt;
     }
 
-    /** The wrapped policy, which decides what to merge. */
+    /** {@return the wrapped policy, which decides what to merge} */
     public MergePolicy wrapped() {
         return wrapped;
     }
 
-    /** The virtual compaction threshold: real merges of fewer real SSTables become virtual; 0 never. */
+    /** {@return the virtual compaction threshold: real merges of fewer real SSTables become virtual; 0 never} */
     public int vct() {
         return vct;
     }
 
-    /** The virtual SSTable merge threshold: virtual SSTables of at least this many real parents are materialised. */
+    /**
+     * {@return the virtual SSTable merge threshold: virtual SSTables of at least this many real parents are
+     * materialised}
+     */
     public int vsmt() {
         return vsmt;
     }

@@ -40,6 +40,7 @@ import java.util.Set;
  * <p>REQUIRES of the registry: no wrapped policy declares {@code vct}, {@code vsmt} or {@code policy}.
  */
 public final class DelayedPolicyFactory implements PolicyFactory {
+    /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "delayed";
 
     static final ParameterSpec VCT = ParameterSpec.optionalInt("vct", 0, 1000, 12, "virtual compaction threshold: "

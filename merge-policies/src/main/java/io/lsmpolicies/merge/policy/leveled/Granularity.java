@@ -22,7 +22,7 @@ public enum Granularity {
         this.choice = choice;
     }
 
-    /** The name used in configuration, e.g. {@code sorted-runs}. */
+    /** {@return the name used in configuration, e.g. {@code sorted-runs}} */
     public String choice() {
         return choice;
     }

@@ -16,6 +16,7 @@ import java.util.List;
  * {@code tombstone-density-threshold} 0.2, {@code tombstone-age-millis} one day.
  */
 public final class LeveledPolicyFactory extends StrategyPolicyFactory {
+    /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "leveled";
 
     @Override

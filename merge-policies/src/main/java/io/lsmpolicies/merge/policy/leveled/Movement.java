@@ -72,7 +72,7 @@ public enum Movement {
         this.choice = choice;
     }
 
-    /** The name used in configuration, e.g. {@code refined-mor}. */
+    /** {@return the name used in configuration, e.g. {@code refined-mor}} */
     public String choice() {
         return choice;
     }

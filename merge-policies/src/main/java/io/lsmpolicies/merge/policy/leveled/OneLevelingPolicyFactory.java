@@ -11,6 +11,7 @@ import java.util.List;
  * as for {@code full-leveling}.
  */
 public final class OneLevelingPolicyFactory extends StrategyPolicyFactory {
+    /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "one-leveling";
 
     @Override

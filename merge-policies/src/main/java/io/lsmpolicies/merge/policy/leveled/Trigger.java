@@ -34,7 +34,7 @@ public enum Trigger {
         this.choice = choice;
     }
 
-    /** The name used in configuration, e.g. {@code tombstone-age}. */
+    /** {@return the name used in configuration, e.g. {@code tombstone-age}} */
     public String choice() {
         return choice;
     }

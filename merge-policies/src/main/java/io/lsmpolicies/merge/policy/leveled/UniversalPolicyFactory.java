@@ -12,6 +12,7 @@ import java.util.List;
  * {@code l0-stop-trigger} 36, {@code num-levels} 7.
  */
 public final class UniversalPolicyFactory extends StrategyPolicyFactory {
+    /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "universal";
 
     @Override
