@@ -8,6 +8,7 @@ import io.lsmpolicies.lsm.log.WalRecord;
 import io.lsmpolicies.lsm.manifest.ManifestEdit;
 import io.lsmpolicies.lsm.sstable.BlockCache;
 import io.lsmpolicies.lsm.sstable.BloomFilter;
+import io.lsmpolicies.lsm.sstable.EntryCursor;
 import io.lsmpolicies.lsm.sstable.SSTableReader;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -59,7 +60,7 @@ class DecoderFuzzTest {
         }
     }
 
-    /** A whole SSTable file: open it, look a key up, scan it. */
+    /** A whole SSTable file: open it, look a key up, scan it as a reader does and as a merge does. */
     @FuzzTest(maxDuration = "60s")
     void sstable(byte[] data) throws IOException {
         Path file = Files.createTempFile("fuzz", ".sst");
@@ -70,6 +71,10 @@ class DecoderFuzzTest {
                 Iterator<?> it = r.scan();
                 for (int n = 0; it.hasNext() && n < 100_000; n++) {
                     it.next();
+                }
+                EntryCursor inPlace = r.scanInPlace(3 * 512); // a merge's read: entries decoded in the read-ahead
+                for (int n = 0; n < 100_000 && inPlace.advance(); n++) {
+                    inPlace.entry();
                 }
             } catch (CorruptionException expected) {
                 // refused, naming file and offset
