@@ -73,18 +73,25 @@ final class TableBuilder {
         List<TableRecord> out = new ArrayList<>();
         SSTableWriter writer = null;
         long number = 0;
-        byte[] lastKey = null;
+        byte[] lastKey = new byte[64];
+        int lastKeyLen = -1;
         try {
             while (entries.advance()) {
                 byte[] keys = entries.keyArray();
                 int at = entries.keyOffset();
                 int len = entries.keyLength();
-                if (lastKey == null || !Arrays.equals(lastKey, 0, lastKey.length, keys, at, at + len)) {
-                    lastKey = Arrays.copyOfRange(keys, at, at + len); // the cutter sees each distinct key once
-                    if (cutter.cutBefore(lastKey, writer == null ? 0 : writer.bytesWritten()) && writer != null) {
+                if (len != lastKeyLen || !Arrays.equals(lastKey, 0, len, keys, at, at + len)) {
+                    // the cutter sees each distinct key once, where the entry lies
+                    if (cutter.cutBefore(keys, at, at + len, writer == null ? 0 : writer.bytesWritten())
+                            && writer != null) {
                         out.add(finish(writer, number, level, flushed, oldestTombstone));
                         writer = null;
                     }
+                    if (lastKey.length < len) {
+                        lastKey = new byte[Math.max(len, 2 * lastKey.length)];
+                    }
+                    System.arraycopy(keys, at, lastKey, 0, len);
+                    lastKeyLen = len;
                 }
                 if (writer == null) {
                     number = manifest.newFileNumber();

@@ -118,12 +118,20 @@ public final class OutputCutter {
      * @return whether to close the current file and start a new one before {@code key}
      */
     public boolean cutBefore(byte[] key, long fileBytes) {
+        return cutBefore(key, 0, key.length, fileBytes);
+    }
+
+    /**
+     * As {@link #cutBefore(byte[], long)} for the key held in {@code bytes[from, to)} (a key read in place; the
+     * cutter keeps no reference to it).
+     */
+    public boolean cutBefore(byte[] bytes, int from, int to, long fileBytes) {
         boolean open = fileBytes > 0;
         boolean cut = open && fileBytes >= hardCap;
         if (grandparentRules) {
-            cut |= grandparentCut(key, fileBytes, open);
+            cut |= grandparentCut(bytes, from, to, fileBytes, open);
         }
-        if (cursor != null && !cursorPassed && Arrays.compareUnsigned(key, cursor) >= 0) {
+        if (cursor != null && !cursorPassed && Arrays.compareUnsigned(bytes, from, to, cursor, 0, cursor.length) >= 0) {
             cursorPassed = true;
             cut |= open;
         }
@@ -134,13 +142,14 @@ public final class OutputCutter {
         return cut;
     }
 
-    private boolean grandparentCut(byte[] key, long fileBytes, boolean open) {
+    private boolean grandparentCut(byte[] key, int from, int to, long fileBytes, boolean open) {
         int before = index;
         boolean insideBefore = inside;
-        while (index < gpMax.length && Arrays.compareUnsigned(key, gpMax[index]) > 0) {
+        while (index < gpMax.length && Arrays.compareUnsigned(key, from, to, gpMax[index], 0, gpMax[index].length) > 0) {
             index++;
         }
-        inside = index < gpMax.length && Arrays.compareUnsigned(key, gpMin[index]) >= 0;
+        inside = index < gpMax.length
+                && Arrays.compareUnsigned(key, from, to, gpMin[index], 0, gpMin[index].length) >= 0;
         int last = inside ? index : index - 1;
         long newly = 0;
         for (int i = Math.max(counted + 1, 0); i <= last; i++) {

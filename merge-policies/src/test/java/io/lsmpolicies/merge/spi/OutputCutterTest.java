@@ -108,4 +108,31 @@ class OutputCutterTest {
         assertThatThrownBy(() -> OutputCutter.of(OutputCut.SINGLE_FILE, new byte[1][], new byte[0][], new long[0]))
                 .hasMessageContaining("differ in length");
     }
+
+    /** A key given in place, inside a larger array, is cut exactly as the same key given alone. */
+    @Test
+    void aKeyInPlaceIsCutAsTheKeyAlone() {
+        List<Integer> keys = every10(0, 1000);
+        for (long gpBytes : new long[] {10, 1000, 100_000}) {
+            for (OutputCut cut : List.of(new OutputCut.ByTargetSize(1000), OutputCut.SINGLE_FILE,
+                    new OutputCut.AtCursor(1000, Key.of(key(455))))) {
+                OutputCutter inPlace = grandparents(cut, gpBytes);
+                List<Integer> placed = new ArrayList<>();
+                long fileBytes = 0;
+                for (int k : keys) {
+                    byte[] key = key(k);
+                    byte[] page = new byte[key.length + 7];
+                    java.util.Arrays.fill(page, (byte) 0x7F); // bytes around the key that must not count
+                    System.arraycopy(key, 0, page, 3, key.length);
+                    if (inPlace.cutBefore(page, 3, 3 + key.length, fileBytes)) {
+                        placed.add(k);
+                        fileBytes = 0;
+                    }
+                    fileBytes += 100;
+                }
+                assertThat(placed).as("%s, grandparent files of %d bytes", cut, gpBytes)
+                        .isEqualTo(cuts(grandparents(cut, gpBytes), keys, 100));
+            }
+        }
+    }
 }
