@@ -64,8 +64,9 @@ public final class VsRocksDb implements Callable<Integer> {
             description = "The plot of get latency percentiles")
     Path plot;
 
-    @Option(names = "--java-options", defaultValue = "",
-            description = "JVM options of every child, space-separated (default: none, the JVM's defaults)")
+    @Option(names = "--java-options", defaultValue = "-Xmx512m",
+            description = "JVM options of every child, space-separated (default: ${DEFAULT-VALUE}, the same heap cap "
+                    + "for both systems; give an empty string for the JVM's own default heap)")
     String javaOptions;
 
     @Option(names = "--timeout", defaultValue = "3600", description = "Seconds a child may run")
