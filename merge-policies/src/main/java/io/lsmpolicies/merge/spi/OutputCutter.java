@@ -124,6 +124,12 @@ public final class OutputCutter {
     /**
      * As {@link #cutBefore(byte[], long)} for the key held in {@code bytes[from, to)} (a key read in place; the
      * cutter keeps no reference to it).
+     *
+     * @param bytes     the array holding the next key of the output
+     * @param from      where the key starts in {@code bytes}
+     * @param to        where the key ends in {@code bytes} (exclusive)
+     * @param fileBytes the bytes of the current output file so far
+     * @return whether to close the current file and start a new one before the key
      */
     public boolean cutBefore(byte[] bytes, int from, int to, long fileBytes) {
         boolean open = fileBytes > 0;
