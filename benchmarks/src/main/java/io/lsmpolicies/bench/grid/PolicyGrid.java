@@ -275,7 +275,7 @@ public final class PolicyGrid implements Callable<Integer> {
             w.write("system,policy,family,parameter,device,emulation,status,records,flushes,write_amplification,"
                     + "simulated_write_amplification,read_amplification,transient_space_amplification,"
                     + "load_seconds,load_ops_per_s,insert_p50_us,insert_p99_us,insert_p999_us,insert_max_us,"
-                    + "read_ops_per_s,read_p50_us,read_p99_us,throughput_vs_lsm_reference,competitive_ratio,"
+                    + "read_ops_per_s,read_avg_us,read_p50_us,read_p99_us,throughput_vs_lsm_reference,competitive_ratio,"
                     + "depth_ratio,optimum_exact");
             w.newLine();
             Map<String, Double> reference = references(results);
@@ -291,10 +291,10 @@ public final class PolicyGrid implements Callable<Integer> {
                             num(r.load().latency("INSERT", "50")), num(r.load().latency("INSERT", "99")),
                             num(r.load().latency("INSERT", "99.9")), num(r.load().get("INSERT", "MaxLatency(us)"))));
                     if (r.reads() != null) {
-                        f.addAll(List.of(num(r.reads().throughput()), num(r.reads().latency("READ", "50")),
-                                num(r.reads().latency("READ", "99"))));
+                        f.addAll(List.of(num(r.reads().throughput()), num(r.reads().averageLatency("READ")),
+                                num(r.reads().latency("READ", "50")), num(r.reads().latency("READ", "99"))));
                     } else {
-                        f.addAll(List.of("", "", ""));
+                        f.addAll(List.of("", "", "", ""));
                     }
                     Double ref = reference.get(c.device());
                     f.add(ref == null ? "" : num(r.load().throughput() / ref));
@@ -331,9 +331,9 @@ public final class PolicyGrid implements Callable<Integer> {
     static String table(List<CellResult> results) {
         Map<String, Double> reference = references(results);
         StringBuilder sb = new StringBuilder();
-        String head = String.format(Locale.ROOT, "%-44s %-10s %8s %7s %7s %6s %6s %9s %7s %8s %8s %8s %7s %7s%n",
+        String head = String.format(Locale.ROOT, "%-44s %-10s %8s %7s %7s %6s %6s %9s %7s %8s %8s %8s %8s %7s %7s%n",
                 "cell", "device", "flushes", "WA", "sim WA", "readA", "TSA", "load/s", "vs lsm", "ins p99", "read/s",
-                "rd p99", "vs opt", "vs optK");
+                "rd avg", "rd p99", "vs opt", "vs optK");
         sb.append(head);
         for (CellResult r : results) {
             Cell c = r.cell();
@@ -348,7 +348,7 @@ public final class PolicyGrid implements Callable<Integer> {
             TraceSummary t = r.trace();
             Double ref = reference.get(c.device());
             ModelFit.Optimality o = r.optimality();
-            sb.append(String.format(Locale.ROOT, "%-44s %-10s %8d %7.2f %7s %6.2f %6.2f %9.0f %7s %8s %8s %8s %7s %7s%n",
+            sb.append(String.format(Locale.ROOT, "%-44s %-10s %8d %7.2f %7s %6.2f %6.2f %9.0f %7s %8s %8s %8s %8s %7s %7s%n",
                     name, deviceLabel(c), t.flushes(), t.writeAmplification(),
                     Double.isNaN(r.modelWriteAmplification()) ? "-"
                             : String.format(Locale.ROOT, "%.2f", r.modelWriteAmplification()),
@@ -356,6 +356,7 @@ public final class PolicyGrid implements Callable<Integer> {
                     ref == null ? "-" : String.format(Locale.ROOT, "%.2fx", r.load().throughput() / ref),
                     us(r.load().latency("INSERT", "99")), r.reads() == null ? "-"
                             : String.format(Locale.ROOT, "%.0f", r.reads().throughput()),
+                    r.reads() == null ? "-" : us(r.reads().averageLatency("READ")),
                     r.reads() == null ? "-" : us(r.reads().latency("READ", "99")), ratio(o.competitiveRatio(), o.exact()),
                     ratio(o.depthRatio(), o.exact())));
         }

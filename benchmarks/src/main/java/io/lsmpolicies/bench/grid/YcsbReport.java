@@ -54,6 +54,11 @@ public record YcsbReport(Map<String, Map<String, Double>> metrics) {
         return n;
     }
 
+    /** The mean latency of {@code op} in microseconds, NaN if absent. */
+    public double averageLatency(String op) {
+        return get(op, "AverageLatency(us)");
+    }
+
     /** The latency percentile {@code p} (50, 95, 99, 99.9) of {@code op} in microseconds, NaN if absent. */
     public double latency(String op, String p) {
         return get(op, (p.contains(".") ? p : p + "th") + "PercentileLatency(us)");

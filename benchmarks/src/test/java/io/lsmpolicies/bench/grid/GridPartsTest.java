@@ -74,7 +74,7 @@ class GridPartsTest {
         cells.set(1, new CellResult(b.cell(), b.status(), b.seconds(), b.load(), b.reads(), b.trace(),
                 b.modelWriteAmplification(), new ModelFit.Optimality(2.5, 1.75, false)));
         String table = PolicyGrid.table(cells);
-        assertThat(table.lines().findFirst().orElseThrow()).endsWith(" vs opt vs optK");
+        assertThat(table.lines().findFirst().orElseThrow()).endsWith("   rd avg   rd p99  vs opt vs optK");
         assertThat(table.lines().filter(l -> l.startsWith("lsm:binomial:k=4")).findFirst().orElseThrow())
                 .endsWith("   1.23    1.50");
         assertThat(table.lines().filter(l -> l.startsWith("lsm:minlatency:k=4")).findFirst().orElseThrow())
@@ -99,6 +99,7 @@ class GridPartsTest {
                 [OVERALL], RunTime(ms), 2000
                 [OVERALL], Throughput(ops/sec), 1500.5
                 [INSERT], Operations, 3000
+                [INSERT], AverageLatency(us), 30.25
                 [INSERT], 50thPercentileLatency(us), 12
                 [INSERT], 99.9PercentileLatency(us), 900
                 [INSERT], Return=OK, 2990
@@ -109,6 +110,8 @@ class GridPartsTest {
         assertThat(r.latency("INSERT", "50")).isEqualTo(12);
         assertThat(r.latency("INSERT", "99.9")).isEqualTo(900);
         assertThat(r.latency("INSERT", "99")).isNaN();
+        assertThat(r.averageLatency("INSERT")).isEqualTo(30.25);
+        assertThat(r.averageLatency("READ")).isNaN();
         assertThat(r.ok("INSERT")).isEqualTo(2990);
         assertThat(r.failed("INSERT")).isEqualTo(10);
         assertThat(r.get("CLEANUP", "MaxLatency(us)")).isEqualTo(5500);

@@ -65,6 +65,8 @@ class PolicyGridTest {
         assertThat(column(csv, 1, "read_amplification")).isLessThanOrEqualTo(4.0);
         assertThat(column(csv, 3, "read_amplification")).isGreaterThan(column(csv, 1, "read_amplification"));
         assertThat(column(csv, 1, "read_p99_us")).isPositive();
+        // the reads' mean latency, between the fastest and the slowest read
+        assertThat(column(csv, 1, "read_avg_us")).isPositive().isLessThan(column(csv, 1, "read_p99_us") * 100);
         for (String f : List.of("fig3-wa-vs-flushes-none.png", "fig5-read-vs-write-none.png",
                 "fig6-transient-space-none.png", "throughput-none.png", "fig11-model-vs-engine.png")) {
             assertThat(tmp.resolve(f)).isNotEmptyFile();
@@ -107,6 +109,7 @@ class PolicyGridTest {
         assertThat(csv.get(0)).contains(",device,emulation,status,");
         assertThat(csv.get(1)).contains(",hdd,block,ok,1000,");
         assertThat(column(csv, 1, "read_ops_per_s")).isPositive();
+        assertThat(column(csv, 1, "read_avg_us")).isPositive();
         String log = Files.readString(tmp.resolve("out/logs/lsm_binomial_k=3_hdd-load.log"));
         assertThat(log).contains("device-class: hdd on /dev/loop", "sequential write + fsync", "--- load stdout",
                 "--- reads stdout");
