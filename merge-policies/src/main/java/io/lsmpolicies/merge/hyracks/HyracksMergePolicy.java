@@ -279,7 +279,7 @@ public final class HyracksMergePolicy implements ILSMMergePolicy {
                 ids[i] = positionOf.getOrDefault(ledgerKeys[i], -1L - i);
             }
             long fresh = ledgerFreshKey == null ? -1 : positionOf.getOrDefault(ledgerFreshKey, -1L - ids.length);
-            state = new ReadLedger(ledger.reads(), ledger.lastReads(), fresh, ids, marks);
+            state = ledger.withIds(ids, fresh);
         }
         if (view.flushes() > ledgerFlushes) {
             state = p.onFlush(state, view.treeView(), readsSinceFlush.sumThenReset());

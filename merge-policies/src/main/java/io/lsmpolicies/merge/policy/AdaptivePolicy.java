@@ -9,76 +9,77 @@ import io.lsmpolicies.merge.spi.TreeView;
 import java.util.List;
 
 /**
- * Adaptive: an online stack policy that weighs the reads the SSTables cost against the bytes a merge writes, in the
- * rent-or-buy manner of competitive analysis. It knows nothing of the future: only the stack it sees (the real sizes
- * of flushes and merge outputs, so outputs that updates and deletes shrank count at their real size) and the reads
- * it has been told of ({@link io.lsmpolicies.merge.spi.MergePolicy#onFlush(PolicyState, TreeView, long)}).
+ * Adaptive: an online stack policy for the cost model with reads. It knows nothing of the future: only the stack it
+ * sees (the real sizes of flushes and merge outputs, so outputs that updates and deletes shrank count at their real
+ * size) and the reads it has been told of ({@link io.lsmpolicies.merge.spi.MergePolicy#onFlush(PolicyState, TreeView,
+ * long)}, {@link io.lsmpolicies.merge.spi.MergePolicy#onReads}).
  *
  * <p><b>The problem.</b> The cost model with reads of Mathieu, Staelin, Young and Yousefi ("Bigtable merge
  * compaction", arXiv:1407.3008, 2014), as the project states it (docs/policies.md, section 6): after each flush and
  * its merges, every read probes every SSTable, at {@code read-cost} bytes a probe; every SSTable a step creates costs
  * its bytes. The later version of that work (Mathieu, Rajaraman, Young, Yousefi, "Competitive data-structure
- * dynamization", SODA 2021, arXiv:2011.02615) calls this Min-Sum Dynamization: build cost (the items of every set
- * created) plus query cost (the cover size at every time), and bounds online algorithms for it by their competitive
- * ratio, an online algorithm's cost over the offline optimum's on the same input.
+ * dynamization", SODA 2021, arXiv:2011.02615) calls this Min-Sum Dynamization and bounds online algorithms for it by
+ * their competitive ratio; this policy claims no such bound and is measured against the exact offline optimum
+ * instead (docs/policies.md, section 6.3).
  *
- * <p><b>The rule (rent or buy).</b> Each SSTable but one "rents": at each read it costs one probe more than a stack
- * with those SSTables merged would. Say SSTable i appeared (was flushed, or written by a merge) when the reads
- * reported so far numbered m_i; after R reads in all it has cost {@code read-cost x (R - m_i)} in probes: its rent.
- * For a run of adjacent SSTables (newest to oldest), the rent its extra SSTables have caused since they appeared is
- * the sum of the rents of all but its oldest member, which a merge would keep anyway; the price of merging the run is
- * the bytes the merge writes, the sum of its members' sizes, less the SSTable of the flush just installed if it is a
- * member (the model charges a flush merged in its own step once, inside the output). A run whose rent has reached its
- * price is merged; after a merge the output starts with no rent. This is the break-even rule of ski rental (rent
- * until the rent paid equals the price, then buy), applied to every run of the stack at once: a small run of young
- * SSTables pays for itself soon, a run that includes a large old SSTable only after many reads, so the stack becomes
- * a hierarchy whose depth follows the read rate: no merge while nothing is read, one SSTable when reads dominate.
- * If several runs qualify, the one that removes the most SSTables is merged (the largest surplus of rent over price
- * among those), then the policy decides again; the output can join a further merge in the same step (a cascade).
+ * <p><b>The tree.</b> For a constant rate, with {@code c} the read cost of one more SSTable per flush in flush
+ * lengths, the cheapest eager schedule is the tree of {@link BudgetTree}; the policy walks it online. Every SSTable
+ * has a budget and a gap (nodes not yet created between it and the SSTable below it). At a flush, if the SSTable
+ * below has a right subtree (budget at least {@code c}), the flush is a leaf of it, alone; otherwise the flush becomes
+ * the nearest node not yet created above it, merging the SSTables up to the first with a gap, or all of them (the
+ * tree grows a root). A merge output's budget is its oldest input's plus one, or that of a complete tree of its size
+ * if larger. The rate is a decayed average of the reads per flush (weight {@value #RATE_WEIGHT}), the length another
+ * (weight {@value #SIZE_WEIGHT}), and {@code c} is renewed only when the estimate moves by more than
+ * {@value #RATE_SLACK} of it.
  *
- * <p><b>Where it departs from the framework, and why.</b> (1) The threshold: a run is merged when its rent reaches
- * {@value #EAGERNESS} of its price, not all of it, and the rent counts one step ahead: each extra SSTable is also
- * charged the probes of the coming step at the latest read rate (the reads reported with the latest flush). Plain
- * break-even is the worst-case choice for one rent-or-buy decision against an adversary; here the reads that made a
- * run's rent usually go on, and without the step ahead the flush just installed (which has met no read yet, and which
- * the model lets a merge take for free in its own step) would never be merged in its step, so a read-heavy workload
- * would always probe one SSTable more than it needs. Both choices were compared on seeds other than those the table of
- * docs/policies.md (section 6.3) reports. (2) {@code max-k}: the rule alone never merges while nothing is read, which
- * is optimal in the model (no read costs nothing) but leaves an engine with ever more files; {@code max-k} bounds the
- * stack, and when a flush would leave more than {@code max-k} SSTables the cheapest run that brings the count back
- * to {@code max-k} is merged. (3) No worst-case guarantee is claimed: the dynamization paper's Θ(log* n)-competitive
- * algorithm is not this one; this rule is measured against the exact offline optimum instead (docs/policies.md,
- * section 6.3), where it misses the project's goals (within 1.3x of the optimum on every family, within 5% of the
- * best static policy on each): see the table there.
+ * <p><b>Rent or buy.</b> An SSTable's rent is {@code read-cost} x the reads since it appeared. A merge the tree asks
+ * for runs only once its inputs' rent, plus one step at the current rate, reaches {@value #TREE_GATE} of its price
+ * (the bytes it writes). Any run whose extra SSTables (all but its oldest) have paid, plus one step at the latest
+ * count, at least {@value #BREAK_EVEN} of its price is merged: the break-even rule of ski rental (rent until what was
+ * paid equals the price, then buy); the flush of the step is free to merge in its own step; among several, the one
+ * that removes the most SSTables.
  *
- * <p>Parameters: {@code max-k} (1..1,000,000, default {@value #DEFAULT_MAX_K}) and {@code read-cost} (bytes one read
- * pays to probe one SSTable, 0..2^30, default 4096, the simulator's default; set it to what a probe costs in the
- * store, e.g. one data block). One merge at a time: while any SSTable is compacting, it returns no job. State: a
- * {@link ReadLedger}.
+ * <p><b>Bounds.</b> In a quiet stretch (the rate below {@value #QUIET} of the highest it has been) the SSTables of the
+ * stretch's flushes follow MinLatency's schedule with {@code k = quiet-k}: a hedge against the first step of a surge
+ * of reads, which is decided before it is seen. When the stack holds more than {@code max-k} SSTables, the cheapest
+ * run that brings it back to {@code max-k} is merged.
+ *
+ * <p>Parameters: {@code max-k} (1..1,000,000, default {@value #DEFAULT_MAX_K}), {@code quiet-k} (1..1,000,000,
+ * default {@value #DEFAULT_QUIET_K}) and {@code read-cost} (bytes one read pays to probe one SSTable, 0..2^30, default
+ * 4096, the simulator's default; set it to what a probe costs in the store, e.g. one data block). One merge at a
+ * time: while any SSTable is compacting, it returns no job. State: a {@link ReadLedger}.
  */
 public final class AdaptivePolicy extends AbstractStackPolicy {
     /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "adaptive";
     /** Default bound on the stack when reads do not force merges. */
     static final int DEFAULT_MAX_K = 1000;
-    /** A run is merged when its rent reaches this fraction of its price. */
-    static final double EAGERNESS = 0.5;
+    /** Default bound on the stack in a quiet stretch (reads below {@link #QUIET} of the highest rate seen). */
+    static final int DEFAULT_QUIET_K = 32;
+    /** A stretch is quiet when the read rate is below this fraction of the highest rate seen. */
+    static final double QUIET = 0.01;
+    /** The tree's merge runs once the rent its inputs have paid, plus one step, reaches this fraction of its price. */
+    static final double TREE_GATE = 0.5;
+    /** Any run is merged once its rent reaches this fraction of its price (plain break-even). */
+    static final double BREAK_EVEN = 1.0;
+    /** Weight of the latest step in the decayed average of the reads per flush (a memory of about 8 flushes). */
+    static final double RATE_WEIGHT = 1.0 / 8;
+    /** Weight of the latest flush in the decayed average of the flush length (about 20 flushes). */
+    static final double SIZE_WEIGHT = 1.0 / 20;
+    /** The tree's table rate is renewed when the estimate moves by more than this fraction (or from or to 0). */
+    static final double RATE_SLACK = 0.2;
+    /** A cap on the table rate (flush lengths a probe per step), far above any rate where one SSTable is kept. */
+    static final double MAX_TABLE_RATE = 1e12;
 
     private final int maxK;
+    private final int quietK;
     private final long readCost;
-    private final double eagerness;
 
     AdaptivePolicy(PolicyParameters parameters) {
-        this(parameters, EAGERNESS);
-    }
-
-    /** With another threshold than {@link #EAGERNESS}; for experiments in tests. */
-
-    AdaptivePolicy(PolicyParameters parameters, double eagerness) {
         super(NAME, parameters);
         this.maxK = parameters.getInt(AdaptivePolicyFactory.MAX_K.name());
+        this.quietK = parameters.getInt(AdaptivePolicyFactory.QUIET_K.name());
         this.readCost = parameters.getLong(AdaptivePolicyFactory.READ_COST.name());
-        this.eagerness = eagerness;
     }
 
     @Override
@@ -103,13 +104,29 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
             throw new IllegalArgumentException("policy '" + NAME + "': the read count must be >= 0, was " + reads);
         }
         List<SortedRun> stack = StackPolicies.stack(NAME, view);
-        ReadLedger ledger = ReadLedger.of(NAME, state).withReads(reads).reconcile(stack);
-        return stack.isEmpty() ? ledger : ledger.withFreshFlush(stack.get(0).first().id());
+        if (stack.isEmpty()) {
+            return ReadLedger.of(NAME, state).withReads(reads);
+        }
+        ReadLedger ledger = ReadLedger.of(NAME, state).withFlush(reads, stack.get(0).bytes(), RATE_WEIGHT,
+                SIZE_WEIGHT);
+        double estimate = ledger.flushBytes() > 0
+                ? Math.min(MAX_TABLE_RATE, readCost * ledger.rate() / ledger.flushBytes()) : 0;
+        double used = ledger.tableRate();
+        if (used == 0 || estimate == 0 || Math.abs(estimate / used - 1) > RATE_SLACK) {
+            ledger = ledger.withTableRate(estimate);
+        }
+        boolean quiet = ledger.maxRate() > 0 && ledger.rate() < QUIET * ledger.maxRate();
+        if (quiet && ledger.quietFrom() < 0) {
+            ledger = ledger.withQuietFrom(stack.get(0).first().minFlushIndex());
+        } else if (!quiet && ledger.quietFrom() >= 0) {
+            ledger = ledger.withQuietFrom(-1);
+        }
+        return reconciled(ledger, stack).withFreshFlush(stack.get(0).first().id());
     }
 
     /**
-     * Reads between flushes (a read-only phase): they add to every SSTable's rent, and the latest read rate becomes
-     * their number; the SSTable of the last flush is no longer this step's (merging it now costs its bytes).
+     * Reads between flushes (a read-only phase): they add to every SSTable's rent and count in the next flush's step
+     * for the read rate; the SSTable of the last flush is no longer this step's (merging it now costs its bytes).
      */
     @Override
     public PolicyState onReads(PolicyState state, TreeView view, long reads) {
@@ -117,33 +134,85 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
             throw new IllegalArgumentException("policy '" + NAME + "': the read count must be >= 1, was " + reads);
         }
         List<SortedRun> stack = StackPolicies.stack(NAME, view);
-        return ReadLedger.of(NAME, state).withReads(reads).reconcile(stack).withFreshFlush(-1);
+        return reconciled(ReadLedger.of(NAME, state).withReads(reads), stack).withFreshFlush(-1);
+    }
+
+    /** The ledger of {@code stack}; a new flush takes the leftmost leaf of the right subtree of the SSTable below. */
+    private ReadLedger reconciled(ReadLedger ledger, List<SortedRun> stack) {
+        double c = ledger.tableRate();
+        return ledger.reconcile(stack, below -> leaf(below, c));
+    }
+
+    /** The budget and gap of a flush whose SSTable below has {@code below}, at table rate {@code c}. */
+    static double[] leaf(double below, double c) {
+        double right = below - c;
+        if (right < -BudgetTree.EPSILON) {
+            return new double[] {0, 0}; // no right subtree: the tree merges the flush at once (or a gate delays it)
+        }
+        double gap = Math.max(0, Math.floor(right));
+        return new double[] {Math.max(0, right - gap), gap};
     }
 
     @Override
     public Decision decide(TreeView view, PolicyState state) {
         List<SortedRun> stack = StackPolicies.stack(NAME, view);
-        ReadLedger ledger = ReadLedger.of(NAME, state).reconcile(stack);
+        ReadLedger ledger = reconciled(ReadLedger.of(NAME, state), stack);
         int n = stack.size();
         if (n < 2 || view.anyCompacting()) {
             return Decision.none(ledger);
         }
         long[] size = StackPolicies.sizes(stack);
-        if (stack.get(0).first().id() == ledger.freshFlush()) {
+        double c = ledger.tableRate();
+        boolean fresh = stack.get(0).first().id() == ledger.freshFlush();
+        // 1. The tree: the flush of this step goes to the right subtree of the SSTable below it if that has one;
+        // otherwise that subtree is complete, and the flush becomes the nearest node not yet created above it,
+        // merging everything up to the SSTable below that node's gap (or everything: the tree grows a root).
+        // The tree places each flush once, at the first decision after it (not again after other merges).
+        boolean treeTurn = fresh && ledger.decidedFlush() != ledger.freshFlush();
+        if (treeTurn) {
+            ledger = ledger.withFlushDecided();
+        }
+        if (treeTurn && ledger.budget(1) - c < -BudgetTree.EPSILON) {
+            int from = n - 1;
+            int gap = 0;
+            for (int q = 1; q < n; q++) {
+                if (ledger.gap(q) >= 1) {
+                    from = q;
+                    gap = ledger.gap(q) - 1;
+                    break;
+                }
+            }
+            double price = 0;
+            double rent = 0;
+            double all = size[0];
+            for (int q = 1; q <= from; q++) {
+                price += size[q];
+                all += size[q];
+                rent += (double) readCost * ledger.readsSince(q) + c * ledger.flushBytes();
+            }
+            if (rent >= TREE_GATE * price) {
+                double budget = Math.max(ledger.budget(from) + 1, BudgetTree.budgetOfSize(all / ledger.flushBytes(),
+                        c));
+                long key = stack.get(from).first().id();
+                return Decision.of(StackPolicies.merge(stack, 0, from, "tree: the subtree above is complete; rent "
+                        + (long) rent + " bytes of probes >= " + TREE_GATE + " x price " + (long) price + " bytes"),
+                        ledger.withPlan(key, budget, gap));
+            }
+        }
+        // 2. Break-even: any run whose rent has reached its price.
+        if (fresh) {
             size[0] = 0; // merging the flush of this step writes nothing the flush alone would not
         }
-        double[] rent = new double[n];
+        double[] rentOf = new double[n];
         for (int i = 0; i < n; i++) {
-            rent[i] = (double) readCost * ledger.readsSince(i);
+            rentOf[i] = (double) readCost * ledger.readsSince(i);
         }
-        // One step ahead: each extra SSTable will also pay the next step's probes, taken at the latest rate.
         double nextStep = (double) readCost * ledger.lastReads();
-        // Prefix sums: price of run [a..b] = bytes[a..b], rent = rent[a..b-1] (positions newest first).
         double[] bytes = new double[n + 1];
         double[] rents = new double[n + 1];
         for (int i = 0; i < n; i++) {
             bytes[i + 1] = bytes[i] + size[i];
-            rents[i + 1] = rents[i] + rent[i];
+            rents[i + 1] = rents[i] + rentOf[i];
         }
         int bestA = -1;
         int bestB = -1;
@@ -155,8 +224,8 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
             for (int b = a + 1; b < n; b++) {
                 double price = bytes[b + 1] - bytes[a];
                 double paid = rents[b] - rents[a] + (b - a) * nextStep;
-                if (paid > 0 && paid >= eagerness * price) {
-                    double surplus = paid - eagerness * price;
+                if (paid > 0 && paid >= BREAK_EVEN * price) {
+                    double surplus = paid - BREAK_EVEN * price;
                     if (b - a > bestB - bestA || (b - a == bestB - bestA && surplus > bestSurplus)) {
                         bestA = a;
                         bestB = b;
@@ -166,10 +235,30 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
             }
         }
         if (bestA >= 0) {
+            double all = 0;
+            for (int i = bestA; i <= bestB; i++) {
+                all += stack.get(i).bytes();
+            }
+            double budget = Math.max(ledger.budget(bestB) + 1, BudgetTree.budgetOfSize(all / ledger.flushBytes(), c));
             return Decision.of(StackPolicies.merge(stack, bestA, bestB, "rent " + (long) (rents[bestB] - rents[bestA]
-                    + (bestB - bestA) * nextStep) + " bytes of probes >= " + eagerness + " x price "
-                    + (long) (bytes[bestB + 1] - bytes[bestA]) + " bytes"), ledger);
+                    + (bestB - bestA) * nextStep) + " bytes of probes >= price " + (long) (bytes[bestB + 1]
+                    - bytes[bestA]) + " bytes"), ledger.withPlan(stack.get(bestB).first().id(), budget,
+                    ledger.gap(bestB)));
         }
+        // 3. A quiet stretch: the SSTables of its flushes follow MinLatency's schedule with k = quiet-k.
+        if (ledger.quietFrom() >= 0) {
+            int quietTables = 0;
+            while (quietTables < n && stack.get(quietTables).first().minFlushIndex() >= ledger.quietFrom()) {
+                quietTables++;
+            }
+            long q = stack.get(0).first().maxFlushIndex() - ledger.quietFrom() + 1;
+            int keep = q >= 1 ? MinLatencyPolicy.target(quietK, q) : quietTables;
+            if (quietTables > keep) {
+                return bounded(stack, ledger, c, quietTables - keep, "quiet stretch, flush " + q + ": MinLatency with "
+                        + "k = quiet-k " + quietK + " keeps " + keep + " of its SSTables");
+            }
+        }
+        // 4. max-k: the cheapest run that brings the stack back to it.
         if (n > maxK) {
             int width = n - maxK + 1;
             int cheapest = 0;
@@ -178,11 +267,26 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
                     cheapest = a;
                 }
             }
-            MergeJob job = StackPolicies.merge(stack, cheapest, cheapest + width - 1, n + " SSTables > max-k " + maxK
+            return bounded(stack, ledger, c, cheapest, cheapest + width - 1, n + " SSTables > max-k " + maxK
                     + ": the cheapest run that leaves " + maxK);
-            return Decision.of(job, ledger);
         }
         return Decision.none(ledger);
+    }
+
+    private static Decision bounded(List<SortedRun> stack, ReadLedger ledger, double c, int oldest, String reason) {
+        return bounded(stack, ledger, c, 0, oldest, reason);
+    }
+
+    /** Merges positions {@code from..oldest}; the output's budget is its oldest input's plus one (or its size's). */
+    private static Decision bounded(List<SortedRun> stack, ReadLedger ledger, double c, int from, int oldest,
+            String reason) {
+        double all = 0;
+        for (int i = from; i <= oldest; i++) {
+            all += stack.get(i).bytes();
+        }
+        double budget = Math.max(ledger.budget(oldest) + 1, BudgetTree.budgetOfSize(all / ledger.flushBytes(), c));
+        return Decision.of(StackPolicies.merge(stack, from, oldest, reason),
+                ledger.withPlan(stack.get(oldest).first().id(), budget, ledger.gap(oldest)));
     }
 
     @Override

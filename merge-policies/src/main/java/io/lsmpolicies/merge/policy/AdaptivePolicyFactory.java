@@ -7,12 +7,14 @@ import io.lsmpolicies.merge.spi.PolicyParameters;
 import java.util.List;
 
 /**
- * Creates {@link AdaptivePolicy} under the name {@code adaptive}; parameters {@code max-k} (default 1000) and
- * {@code read-cost} (default 4096 bytes), both optional and range-checked here.
+ * Creates {@link AdaptivePolicy} under the name {@code adaptive}; parameters {@code max-k} (default 1000),
+ * {@code quiet-k} (default 32) and {@code read-cost} (default 4096 bytes), all optional and range-checked here.
  */
 public final class AdaptivePolicyFactory implements PolicyFactory {
     static final ParameterSpec MAX_K = ParameterSpec.optionalInt("max-k", 1, StackPolicies.MAX_K,
             AdaptivePolicy.DEFAULT_MAX_K, "most SSTables kept after each flush and its merges, whatever is read");
+    static final ParameterSpec QUIET_K = ParameterSpec.optionalInt("quiet-k", 1, StackPolicies.MAX_K,
+            AdaptivePolicy.DEFAULT_QUIET_K, "most SSTables kept while the read rate is below 1% of the highest seen");
     static final ParameterSpec READ_COST = ParameterSpec.optionalLong("read-cost", 0, 1L << 30, 4096,
             "bytes one read pays to probe one SSTable (the simulator's --read-cost)");
 
@@ -23,12 +25,12 @@ public final class AdaptivePolicyFactory implements PolicyFactory {
 
     @Override
     public String description() {
-        return "online rent-or-buy: merges a run once the reads its extra SSTables cost reach the bytes the merge writes";
+        return "online: follows the least-cost schedule tree of the estimated read rate, with rent-or-buy checks";
     }
 
     @Override
     public List<ParameterSpec> parameters() {
-        return List.of(MAX_K, READ_COST);
+        return List.of(MAX_K, QUIET_K, READ_COST);
     }
 
     @Override

@@ -44,6 +44,10 @@ class AdaptivePolicyTest {
                 state = policy.decodeState(state.encode());
             }
             state = policy.onFlush(state, TreeView.stackOf(stack), readsSinceLastFlush);
+            decideAll();
+        }
+
+        void decideAll() {
             while (true) {
                 Decision d = policy.decide(TreeView.stackOf(stack), state);
                 state = d.state();
@@ -65,6 +69,13 @@ class AdaptivePolicyTest {
                     merges.add(ids);
                 }
             }
+        }
+
+        void readsBetweenFlushes(long reads) {
+            PolicyState next = policy.onReads(state, TreeView.stackOf(stack), reads);
+            assertThat(next).isNotSameAs(state);
+            state = next;
+            decideAll();
         }
 
         List<Long> sizesNewestFirst() {
@@ -101,22 +112,26 @@ class AdaptivePolicyTest {
     }
 
     @Test
-    void aRunIsMergedOnceItsRentReachesHalfItsPrice() {
-        // read-cost 1: rent = reads met. Flushes of 100; C is the fresh flush (free to merge in its own step).
-        // After B, r reads: rents A = B = r, C = 0, and each extra SSTable is charged r more for the coming step.
-        // [C,B]: price 100, rent r; [B,A]: price 200, rent 2r; [C,B,A]: price 200, rent 3r. Threshold: half the price.
-        Driver quiet = new Driver(policy("adaptive", "read-cost", 1), false);
-        quiet.flush(100, 0);
-        quiet.flush(100, 0);
-        quiet.flush(100, 33); // 3r = 99 < 100: nothing qualifies
-        assertThat(quiet.merges).isEmpty();
-
-        Driver busy = new Driver(policy("adaptive", "read-cost", 1), false);
-        busy.flush(100, 0);
-        busy.flush(100, 0);
-        busy.flush(100, 34); // [C,B,A]: 102 >= 100, and it removes the most SSTables
-        assertThat(busy.merges).containsExactly(List.of(3L, 2L, 1L));
-        assertThat(busy.sizesNewestFirst()).containsExactly(300L);
+    void aRunIsMergedOnceItsRentReachesItsPrice() {
+        // read-cost 1: rent = reads met. Three flushes of 100 without reads (nothing to weigh: no merge), then R reads
+        // between flushes (a read-only phase; the tree places flushes only, so only break-even can act). Every SSTable
+        // has met R reads, and each extra SSTable is charged R more for the coming step (the latest report's count).
+        // [C,B]: price 200, rent 2R; [C,B,A]: price 300, rent 4R; [B,A]: price 200, rent 2R.
+        for (long reads : new long[] {74, 75}) {
+            Driver d = new Driver(policy("adaptive", "read-cost", 1), false);
+            d.flush(100, 0);
+            d.flush(100, 0);
+            d.flush(100, 0);
+            assertThat(d.merges).isEmpty();
+            d.readsBetweenFlushes(reads);
+            if (reads == 74) {
+                assertThat(d.merges).as("4 x 74 < 300").isEmpty();
+            } else {
+                assertThat(d.merges).as("4 x 75 >= 300, and it removes the most SSTables")
+                        .containsExactly(List.of(3L, 2L, 1L));
+                assertThat(d.sizesNewestFirst()).containsExactly(300L);
+            }
+        }
     }
 
     @Test
@@ -124,9 +139,59 @@ class AdaptivePolicyTest {
         Driver d = new Driver(policy("adaptive", "read-cost", 1), false);
         d.flush(100, 0);
         d.flush(100, 0);
-        d.flush(100, 34); // merges everything into one SSTable of 300
-        d.flush(100, 0);  // the output has met no read since it appeared, and none were reported: no merge
+        d.flush(100, 0);
+        d.readsBetweenFlushes(75); // merges everything into one SSTable of 300
+        d.flush(100, 0); // the output has met no read since it appeared, and none were reported since: no merge
         assertThat(d.sizesNewestFirst()).containsExactly(100L, 300L);
+    }
+
+    @Test
+    void whenATableCostsOneFlushAStepTheTreeIsTheBinaryCounter() {
+        // Flushes of 4096 bytes, one read after each, 4096 bytes a probe: one more SSTable costs one flush length a
+        // step (c = 1), so Tree(b) = Tree(b - 1), root, Tree(b - 1): the least-cost tree doubles, and the stack is the
+        // binary counter: sizes (in flushes, newest first) after flushes 2..8 below. The first flush has no rate yet.
+        Driver d = new Driver(policy("adaptive", "read-cost", 4096), false);
+        d.flush(4096, 0);
+        long[][] expected = {{2}, {1, 2}, {4}, {1, 4}, {2, 4}, {1, 2, 4}, {8}, {1, 8}, {2, 8}, {1, 2, 8}, {4, 8},
+            {1, 4, 8}, {2, 4, 8}, {1, 2, 4, 8}, {16}};
+        for (long[] sizes : expected) {
+            d.flush(4096, 1);
+            assertThat(d.sizesNewestFirst()).as("after flush " + d.flushes)
+                    .containsExactly(java.util.Arrays.stream(sizes).map(x -> x * 4096).boxed().toArray(Long[]::new));
+        }
+    }
+
+    @Test
+    void aQuietStretchFollowsMinLatencyWithQuietK() {
+        // Reads, then none: once the rate has decayed below 1% of its highest, the SSTables of the quiet stretch's
+        // flushes keep at most MinLatency's count for k = quiet-k (counting from the stretch's first flush; the tree
+        // may have merged some of them into older SSTables while the rate decayed). Without the bound (a huge quiet-k)
+        // every quiet flush stays.
+        Driver bounded = new Driver(policy("adaptive", "quiet-k", 3), false);
+        Driver unbounded = new Driver(policy("adaptive", "quiet-k", 1_000_000), false);
+        for (int i = 0; i < 20; i++) {
+            bounded.flush(1000, 50);
+            unbounded.flush(1000, 50);
+        }
+        long quietFrom = -1;
+        for (int i = 0; i < 120; i++) {
+            bounded.flush(1000, 0);
+            unbounded.flush(1000, 0);
+            ReadLedger l = (ReadLedger) bounded.state;
+            if (l.quietFrom() < 0) {
+                assertThat(quietFrom).as("a stretch stays quiet while nothing is read").isEqualTo(-1);
+                continue;
+            }
+            quietFrom = l.quietFrom();
+            long q = bounded.flushes - quietFrom + 1;
+            long first = quietFrom;
+            long quietTables = bounded.stack.stream().filter(t -> t.minFlushIndex() >= first).count();
+            assertThat(quietTables).as("flush " + q + " of the quiet stretch")
+                    .isLessThanOrEqualTo(Math.min(q, MinLatencyPolicy.target(3, q)));
+        }
+        assertThat(quietFrom).as("the stretch became quiet").isPositive();
+        assertThat(bounded.stack).hasSizeLessThan(10);
+        assertThat(unbounded.stack).hasSizeGreaterThan(50);
     }
 
     @Test
@@ -173,6 +238,18 @@ class AdaptivePolicyTest {
                 .hasMessageContaining("names an SSTable twice");
         assertThatThrownBy(() -> new ReadLedger(50, 20, 9, new long[] {3}, new long[] {51}))
                 .hasMessageContaining("outside [0, 50]");
+    }
+
+    @Test
+    void aVersionOneStateIsStillRead() {
+        // Version 1 (before the tree): reads, lastReads, freshFlush, count, then id and mark per entry.
+        byte[] v1 = java.nio.ByteBuffer.allocate(1 + 8 + 8 + 8 + 4 + 2 * 16).put((byte) 1).putLong(50).putLong(20)
+                .putLong(9).putInt(2).putLong(9).putLong(50).putLong(3).putLong(0).array();
+        ReadLedger l = (ReadLedger) policy("adaptive").decodeState(v1);
+        assertThat(l).isEqualTo(new ReadLedger(50, 20, 9, new long[] {9, 3}, new long[] {50, 0}));
+        assertThat(l.budgets()).containsExactly(0, 0);
+        assertThat(l.rate()).isEqualTo(20);
+        assertThat(policy("adaptive").decodeState(l.encode())).isEqualTo(l);
     }
 
     @Test

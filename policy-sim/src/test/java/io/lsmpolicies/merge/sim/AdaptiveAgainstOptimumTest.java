@@ -4,13 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.spi.MergePolicy;
+import java.util.Arrays;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code adaptive} against the exact offline optimum on fixed seeds of the standard families, short traces (the
- * published table, docs/policies.md section 6.3, uses 500 flushes and three seeds: {@code bin/lsm-sim-families}).
- * The bounds pin down today's behaviour with some margin, so a change to the rule that makes it worse fails here.
+ * {@code adaptive} against the exact offline optimum: on constant flush lengths and read rates, where its schedule
+ * tree is the least-cost tree of the rate, and on fixed seeds of the standard families, short traces (the published
+ * table, docs/policies.md section 6.3, uses 500 flushes and three seeds: {@code bin/lsm-sim-families}). The bounds
+ * sit a few percent above the ratios measured when this was written, so a change to the rule that makes it worse
+ * fails here. Deterministic, about a second.
  */
 class AdaptiveAgainstOptimumTest {
     private static final int FLUSHES = 200;
@@ -23,6 +26,18 @@ class AdaptiveAgainstOptimumTest {
                 .get("adaptive");
     }
 
+    /** The ratio on {@code n} flushes of 1 MB with {@code reads} reads after each. */
+    private static double constantRatio(int n, long reads) {
+        long[] lengths = new long[n];
+        long[] counts = new long[n];
+        Arrays.fill(lengths, 1_000_000);
+        Arrays.fill(counts, reads);
+        SimulationResult r = new Simulator(MergePolicies.create("adaptive", Map.of()),
+                FlushSizeSources.of(lengths, "1 MB"), ReadCountSources.of(counts, "constant"), 4096, 1).run(n);
+        return OfflineOptimum.minTotalCost(lengths, counts, 4096, OfflineOptimum.DEFAULT_EXACT_LIMIT)
+                .ratio(r.totalCost());
+    }
+
     @Test
     void withoutReadsItIsOptimal() {
         assertThat(ratio("uniform/r=0")).isEqualTo(1.0);
@@ -30,11 +45,23 @@ class AdaptiveAgainstOptimumTest {
     }
 
     @Test
+    void onConstantLengthsAndRatesItIsNearTheOptimum() {
+        // Measured when written: 1.000, 1.001, 1.035 (600 flushes; the tree is optimal whenever it has just completed
+        // a least-cost tree, and its whole-stack merges fall at other times for other rates and lengths).
+        assertThat(constantRatio(600, 10_000)).isBetween(1.0, 1.02);
+        assertThat(constantRatio(600, 1_000)).isBetween(1.0, 1.02);
+        assertThat(constantRatio(600, 100)).isBetween(1.0, 1.06);
+    }
+
+    @Test
     void staysWithinItsMeasuredRatiosOnTheOtherFamilies() {
-        // Measured when written: 1.437, 1.087, 1.288, 1.508 (the optimum is never beaten: ratios >= 1).
-        assertThat(ratio("uniform/r=10")).isBetween(1.0, 1.55);
-        assertThat(ratio("uniform/r=1000")).isBetween(1.0, 1.2);
-        assertThat(ratio("normal/r=10000")).isBetween(1.0, 1.4);
-        assertThat(ratio("pareto/w/r/w")).isBetween(1.0, 1.65);
+        // Measured when written: 1.075, 1.021, 1.007, 1.153, 1.637 (the optimum is never beaten: ratios >= 1). The
+        // last is a surge: 150 flushes with one read, then 1,000 reads after each of the last 50, which the first
+        // step of the surge pays with every SSTable kept for one read a flush.
+        assertThat(ratio("uniform/r=10")).isBetween(1.0, 1.12);
+        assertThat(ratio("uniform/r=1000")).isBetween(1.0, 1.07);
+        assertThat(ratio("normal/r=10000")).isBetween(1.0, 1.05);
+        assertThat(ratio("uniform/alt")).isBetween(1.0, 1.2);
+        assertThat(ratio("pareto/w/r/w")).isBetween(1.0, 1.7);
     }
 }
