@@ -36,9 +36,11 @@ import picocli.CommandLine.Model.CommandSpec;
  * </ol>
  * Each phase ends when its merges have settled. Per policy it reports the file-layer bytes written and read, the
  * gets' probes (the model's: SSTables a read may probe, sampled; and the SSTables whose pages a get really read),
- * the cost model's total (bytes written + model probes x {@code --read-cost}) and wall time per phase. The
- * operations are YCSB's core workloads' (keys, record size, Zipfian reads) driven on the engine's API, not through
- * YCSB's client, so that one process runs every policy on identical operations and reads the store's counters.
+ * the cost model's total (bytes written + model probes x {@code --read-cost}) and wall time per phase. By default
+ * the operations are YCSB's core workloads' (keys, record size, Zipfian reads) driven on the engine's API, so that
+ * one process runs every policy on identical operations and samples the SSTables a read may probe; with
+ * {@code --ycsb} YCSB's own client runs them against our binding, one child JVM a phase ({@link YcsbPhases}), and the
+ * report has the measured total (I/O bytes and real probes) without the model's probes.
  */
 @Command(name = "bench-mixed", mixinStandardHelpOptions = true, usageHelpWidth = 110,
         description = "Load, then YCSB workload C, then a second load, for adaptive and every static policy of the"
@@ -67,6 +69,15 @@ public final class MixedPhases implements Callable<Integer> {
     List<String> policies = new ArrayList<>();
     @Option(names = "--seed", defaultValue = "42")
     long seed;
+    @Option(names = "--ycsb", description = "run the phases with YCSB's client (site.ycsb.Client) against our binding,"
+            + " one child JVM a phase, instead of on the engine's API")
+    boolean ycsb;
+    @Option(names = "--root", defaultValue = ".", description = "with --ycsb: the repository (workloads/, the"
+            + " binding's target/; default: the working directory)")
+    Path repository;
+    @Option(names = "--phase-timeout", defaultValue = "900", description = "with --ycsb: seconds one phase may take"
+            + " (default ${DEFAULT-VALUE})")
+    long phaseTimeout;
     @Spec
     CommandSpec spec;
 
@@ -75,7 +86,7 @@ public final class MixedPhases implements Callable<Integer> {
     }
 
     @Override
-    public Integer call() throws IOException {
+    public Integer call() throws IOException, InterruptedException {
         if (records < 1 || reads < 0 || valueSize < 1 || readCost < 0) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--records, --value-size must be >= 1; --reads, --read-cost >= 0");
@@ -85,8 +96,11 @@ public final class MixedPhases implements Callable<Integer> {
         Path root = dir != null ? Files.createDirectories(dir) : Files.createTempDirectory("bench-mixed");
         List<PhaseRun> runs = new ArrayList<>();
         try {
+            YcsbPhases viaYcsb = ycsb ? new YcsbPhases(repository.toAbsolutePath().normalize(), records, reads, memtableBytes,
+                    readCost, phaseTimeout) : null;
             for (String p : list) {
-                PhaseRun r = run(root.resolve(p.replaceAll("[^A-Za-z0-9=.-]", "_")), p);
+                Path storeDir = root.resolve(p.replaceAll("[^A-Za-z0-9=.-]", "_"));
+                PhaseRun r = viaYcsb != null ? viaYcsb.run(storeDir, p, scaled(p)) : run(storeDir, p);
                 runs.add(r);
                 out.println(String.format(Locale.ROOT, "%s: %.1f s", p, r.seconds()));
                 out.flush();
@@ -153,7 +167,7 @@ public final class MixedPhases implements Callable<Integer> {
     }
 
     /** Our leveled policy scaled to small MemTables as bin/bench-policies scales it; others unchanged. */
-    private String scaled(String policy) {
+    String scaled(String policy) {
         if (policy.startsWith("leveled") && !policy.contains("base-level-bytes")) {
             String sep = policy.contains(":") ? "," : ":";
             return policy + sep + "l0-trigger=2,base-level-bytes=" + 2 * memtableBytes + ",target-file-bytes="
@@ -175,14 +189,21 @@ public final class MixedPhases implements Callable<Integer> {
                 "I/O+probed", "/adapt", "load s", "C s", "load2 s", "total s"));
         s.append("-".repeat(176)).append('\n');
         PhaseRun adaptive = runs.stream().filter(r -> r.policy().startsWith("adaptive")).findFirst().orElse(null);
+        boolean model = runs.stream().allMatch(r -> r.modelProbes() >= 0);
         List<PhaseRun> sorted = new ArrayList<>(runs);
-        sorted.sort(Comparator.comparingLong(PhaseRun::modelCost));
+        sorted.sort(Comparator.comparingLong(model ? PhaseRun::modelCost : PhaseRun::measuredCost));
         for (PhaseRun r : sorted) {
-            s.append(String.format(Locale.ROOT, "%-24s %8d %14d %14d %12d %12d %14d %7s %14d %7s %8.2f %8.2f %8.2f"
-                            + " %8.2f%n", r.policy(), r.flushes(), r.writtenBytes(), r.readBytes(), r.modelProbes(),
-                    r.tablesProbed(), r.modelCost(), ratio(r.modelCost(), adaptive == null ? 0 : adaptive.modelCost()),
+            s.append(String.format(Locale.ROOT, "%-24s %8d %14d %14d %12s %12d %14s %7s %14d %7s %8.2f %8.2f %8.2f"
+                            + " %8.2f%n", r.policy(), r.flushes(), r.writtenBytes(), r.readBytes(),
+                    model ? Long.toString(r.modelProbes()) : "-", r.tablesProbed(),
+                    model ? Long.toString(r.modelCost()) : "-",
+                    model ? ratio(r.modelCost(), adaptive == null ? 0 : adaptive.modelCost()) : "-",
                     r.measuredCost(), ratio(r.measuredCost(), adaptive == null ? 0 : adaptive.measuredCost()),
                     r.phaseNanos()[0] / 1e9, r.phaseNanos()[1] / 1e9, r.phaseNanos()[2] / 1e9, r.seconds()));
+        }
+        if (!model) {
+            s.append("\nrun by YCSB's client (site.ycsb.Client) against io.lsmpolicies.ycsb.EmbeddedLsmDB, one JVM a"
+                    + " phase; model probes are not sampled there (-); phase times include the JVM's start");
         }
         s.append(String.format(Locale.ROOT, "%nload %d records, workload C %d Zipfian reads, load %d more; MemTable %d"
                 + " bytes, WAL off. written/read = SSTable bytes at the file layer (flushes, merges, gets); model"
