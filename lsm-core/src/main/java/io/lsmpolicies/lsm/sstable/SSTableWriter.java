@@ -20,10 +20,11 @@ import java.util.concurrent.Future;
 /**
  * Bulk-loads an SSTable (see {@link SSTableFormat}) from entries given in internal order: leaves are
  * written as they fill, then the internal levels bottom-up from the first key of each page below, then the
- * Bloom filter and metadata blocks, then the trailer, and the file is forced to the device. Finished pages
- * are written {@value #WRITE_BUFFER_BYTES} bytes at a time, by a background thread while the caller fills the
- * next group (two buffers in turn), so a merge's or flush's writes overlap its reading and merging; a failed
- * write is thrown by the next call that hands over a group, or by {@link #finish}. Memory: the two buffers, one
+ * Bloom filter and metadata blocks, then the trailer, and the file is forced to the device. Pages are encoded in
+ * place in a group of {@value #WRITE_BUFFER_BYTES} bytes; a full group's checksums are computed and the group
+ * written by a background thread while the caller fills the next group (two buffers in turn), so a merge's or
+ * flush's checksums and writes overlap its reading and merging; a failed write is thrown by the next call that
+ * hands over a group, or by {@link #finish}. Memory: the two buffers, one
  * page, and one separator per page of the level being built. Not thread-safe (one caller at a time).
  */
 public final class SSTableWriter implements Closeable {
@@ -324,32 +325,37 @@ public final class SSTableWriter implements Closeable {
         pageCount = 0;
     }
 
-    /** Finishes the page in place: its count, zero padding and checksum. */
+    /** Finishes the page in place: its count and zero padding (its checksum is computed with its group's write). */
     private void endPage() {
         page.putInt(1, pageCount);
         int offset = page.arrayOffset();
         Arrays.fill(pending, offset + page.position(), offset + pageSize, (byte) 0);
-        page.putInt(pageSize - SSTableFormat.PAGE_CRC_BYTES, SSTableFormat.pageCrc(nextPage, pending, offset, pageSize));
         pendingPages++;
         nextPage++;
     }
 
     /**
-     * Hands the finished pages of the group, which end just before page {@code nextPage}, to a background write
-     * (after the previous one has finished, so at most one runs), and goes on filling the other group.
+     * Hands the finished pages of the group, which end just before page {@code nextPage}, to a background task
+     * that computes each page's checksum and writes the group (after the previous one has finished, so at most one
+     * runs), and goes on filling the other group.
      */
     private void writePending() throws IOException {
         if (pendingPages == 0) {
             return;
         }
-        ByteBuffer group = ByteBuffer.wrap(pending, 0, pendingPages * pageSize);
-        long at = (nextPage - pendingPages) * pageSize;
+        byte[] filled = pending;
+        int pages = pendingPages;
+        long first = nextPage - pages;
         awaitWrite();
         inFlight = WRITERS.submit(() -> {
-            write(group, at);
+            for (int i = 0; i < pages; i++) {
+                int at = i * pageSize;
+                int crc = SSTableFormat.pageCrc(first + i, filled, at, pageSize);
+                ByteBuffer.wrap(filled).putInt(at + pageSize - SSTableFormat.PAGE_CRC_BYTES, crc);
+            }
+            write(ByteBuffer.wrap(filled, 0, pages * pageSize), first * pageSize);
             return null;
         });
-        byte[] filled = pending;
         pending = spare;
         spare = filled;
         pendingPages = 0;
