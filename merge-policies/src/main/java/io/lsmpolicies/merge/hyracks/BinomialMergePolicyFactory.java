@@ -16,6 +16,10 @@ import org.apache.hyracks.api.io.IPersistedResourceRegistry;
  * </table>
  */
 public final class BinomialMergePolicyFactory extends StackMergePolicyFactory {
+    /** The factory, made by reflection (the AsterixDB extension, and its resource registry on reading an index). */
+    public BinomialMergePolicyFactory() {
+    }
+
     private static final long serialVersionUID = 1L;
     private static final AsterixParameters PARAMETERS = AsterixParameters.forPolicy("binomial");
 

@@ -17,6 +17,10 @@ import org.apache.hyracks.api.io.IPersistedResourceRegistry;
  * </table>
  */
 public final class ConstantMergePolicyFactory extends StackMergePolicyFactory {
+    /** The factory, made by reflection (the AsterixDB extension, and its resource registry on reading an index). */
+    public ConstantMergePolicyFactory() {
+    }
+
     private static final long serialVersionUID = 1L;
     private static final AsterixParameters PARAMETERS = AsterixParameters.forPolicy("constant");
 

@@ -19,6 +19,10 @@ import org.apache.hyracks.api.io.IPersistedResourceRegistry;
  * </table>
  */
 public final class ExploringMergePolicyFactory extends StackMergePolicyFactory {
+    /** The factory, made by reflection (the AsterixDB extension, and its resource registry on reading an index). */
+    public ExploringMergePolicyFactory() {
+    }
+
     private static final long serialVersionUID = 1L;
     private static final AsterixParameters PARAMETERS = AsterixParameters.forPolicy("exploring");
 

@@ -24,6 +24,10 @@ import org.apache.hyracks.storage.am.lsm.common.api.ILSMMergePolicyFactory;
  * REQUIRES: the registry knows the concrete class (AsterixDB 0.9.8's registers only its own factories).
  */
 public abstract class StackMergePolicyFactory implements ILSMMergePolicyFactory {
+    /** For the subclasses, one per policy. */
+    public StackMergePolicyFactory() {
+    }
+
     private static final long serialVersionUID = 1L;
 
     /** The {@code @version} written by {@link #toJson}. */

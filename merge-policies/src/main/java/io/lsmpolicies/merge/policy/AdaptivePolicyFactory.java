@@ -11,6 +11,10 @@ import java.util.List;
  * {@code quiet-k} (default 32) and {@code read-cost} (default 4096 bytes), all optional and range-checked here.
  */
 public final class AdaptivePolicyFactory implements PolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public AdaptivePolicyFactory() {
+    }
+
     static final ParameterSpec MAX_K = ParameterSpec.optionalInt("max-k", 1, StackPolicies.MAX_K,
             AdaptivePolicy.DEFAULT_MAX_K, "most SSTables kept after each flush and its merges, whatever is read");
     static final ParameterSpec QUIET_K = ParameterSpec.optionalInt("quiet-k", 1, StackPolicies.MAX_K,

@@ -8,6 +8,10 @@ import java.util.List;
 
 /** Creates {@link BigtablePolicy} under the name {@code bigtable}; parameter {@code k} (required). */
 public final class BigtablePolicyFactory implements PolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public BigtablePolicyFactory() {
+    }
+
     @Override
     public String name() {
         return BigtablePolicy.NAME;

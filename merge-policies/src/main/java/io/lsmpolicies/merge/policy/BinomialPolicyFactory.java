@@ -8,6 +8,10 @@ import java.util.List;
 
 /** Creates {@link BinomialPolicy} under the name {@code binomial}; parameter {@code k} (required). */
 public final class BinomialPolicyFactory implements PolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public BinomialPolicyFactory() {
+    }
+
     @Override
     public String name() {
         return BinomialPolicy.NAME;

@@ -8,6 +8,10 @@ import java.util.List;
 
 /** Creates {@link ConstantPolicy} under the name {@code constant}; parameter {@code k} (required). */
 public final class ConstantPolicyFactory implements PolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public ConstantPolicyFactory() {
+    }
+
     @Override
     public String name() {
         return ConstantPolicy.NAME;

@@ -12,6 +12,10 @@ import java.util.List;
  * (1.2), {@code min} (3), {@code max} (10); {@code min} must not exceed {@code max}.
  */
 public final class ExploringPolicyFactory implements PolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public ExploringPolicyFactory() {
+    }
+
     static final ParameterSpec LAMBDA = ParameterSpec.optionalDouble("lambda", 0.0, 1.0e9, 1.2,
             "a window qualifies if its largest SSTable is at most lambda times the sum of the others");
     static final ParameterSpec MIN = ParameterSpec.optionalInt("min", 2, 1_000_000, 3,

@@ -8,6 +8,10 @@ import java.util.List;
 
 /** Creates {@link MinLatencyPolicy} under the name {@code minlatency}; parameter {@code k} (required). */
 public final class MinLatencyPolicyFactory implements PolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public MinLatencyPolicyFactory() {
+    }
+
     @Override
     public String name() {
         return MinLatencyPolicy.NAME;

@@ -8,6 +8,10 @@ import java.util.List;
 
 /** Creates {@link NoMergePolicy} under the name {@code no-merge}; no parameters. */
 public final class NoMergePolicyFactory implements PolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public NoMergePolicyFactory() {
+    }
+
     @Override
     public String name() {
         return NoMergePolicy.NAME;

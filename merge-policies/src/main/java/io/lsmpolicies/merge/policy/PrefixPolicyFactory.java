@@ -8,6 +8,10 @@ import java.util.List;
 
 /** Creates {@link PrefixPolicy} under the name {@code prefix}, with AsterixDB's parameter names and defaults. */
 public final class PrefixPolicyFactory implements PolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public PrefixPolicyFactory() {
+    }
+
     static final ParameterSpec MAX_SIZE = ParameterSpec.optionalLong("max-mergable-component-size", 1,
             Long.MAX_VALUE, 1L << 30, "bytes: larger components are never merged; a window merges once above it");
     static final ParameterSpec TOLERANCE = ParameterSpec.optionalInt("max-tolerance-component-count", 2, 1_000_000,

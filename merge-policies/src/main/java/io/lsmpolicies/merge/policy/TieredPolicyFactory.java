@@ -8,6 +8,10 @@ import java.util.List;
 
 /** Creates {@link TieredPolicy} under the name {@code tiered}; parameter {@code size-ratio} (default 4). */
 public final class TieredPolicyFactory implements PolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public TieredPolicyFactory() {
+    }
+
     static final ParameterSpec SIZE_RATIO = ParameterSpec.optionalInt("size-ratio", 2, 1_000_000, 4,
             "B: SSTables per tier before they merge into one SSTable of the next tier");
 

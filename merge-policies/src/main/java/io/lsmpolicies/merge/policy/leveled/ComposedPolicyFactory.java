@@ -13,6 +13,10 @@ import java.util.List;
  * The defaults (saturation, leveling, file, min-overlapping-ratio) make it {@code leveled}'s default.
  */
 public final class ComposedPolicyFactory extends StrategyPolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public ComposedPolicyFactory() {
+    }
+
     /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "composed";
 

@@ -40,6 +40,10 @@ import java.util.Set;
  * <p>REQUIRES of the registry: no wrapped policy declares {@code vct}, {@code vsmt} or {@code policy}.
  */
 public final class DelayedPolicyFactory implements PolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public DelayedPolicyFactory() {
+    }
+
     /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "delayed";
 

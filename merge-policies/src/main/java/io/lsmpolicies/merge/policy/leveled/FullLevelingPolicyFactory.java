@@ -12,6 +12,10 @@ import java.util.List;
  * grandparent cut, {@code num-levels} 7).
  */
 public final class FullLevelingPolicyFactory extends StrategyPolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public FullLevelingPolicyFactory() {
+    }
+
     /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "full-leveling";
 

@@ -16,6 +16,10 @@ import java.util.List;
  * {@code tombstone-density-threshold} 0.2, {@code tombstone-age-millis} one day.
  */
 public final class LeveledPolicyFactory extends StrategyPolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public LeveledPolicyFactory() {
+    }
+
     /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "leveled";
 

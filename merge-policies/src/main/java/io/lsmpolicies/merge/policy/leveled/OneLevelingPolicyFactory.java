@@ -11,6 +11,10 @@ import java.util.List;
  * as for {@code full-leveling}.
  */
 public final class OneLevelingPolicyFactory extends StrategyPolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public OneLevelingPolicyFactory() {
+    }
+
     /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "one-leveling";
 

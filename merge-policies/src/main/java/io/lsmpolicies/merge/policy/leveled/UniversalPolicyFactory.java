@@ -12,6 +12,10 @@ import java.util.List;
  * {@code l0-stop-trigger} 36, {@code num-levels} 7.
  */
 public final class UniversalPolicyFactory extends StrategyPolicyFactory {
+    /** The factory; {@link java.util.ServiceLoader} makes it (this module's {@code provides}). */
+    public UniversalPolicyFactory() {
+    }
+
     /** The name the policy is registered under, as a policy spec names it. */
     public static final String NAME = "universal";
 
