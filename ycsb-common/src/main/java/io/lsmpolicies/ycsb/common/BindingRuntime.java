@@ -21,13 +21,21 @@ public final class BindingRuntime {
     private BindingRuntime() {
     }
 
-    /** Installs the exit hook (once) and has it run {@code closeAll} (once per distinct closer) at exit. */
+    /**
+     * Installs the exit hook (once) and has it run {@code closeAll} (once per distinct closer) at exit.
+     *
+     * @param closeAll closes every store this process holds
+     */
     public static synchronized void atExit(Runnable closeAll) {
         CLOSERS.add(closeAll);
         ensureExitHook();
     }
 
-    /** Records a failed {@code init()}; the first message is repeated at exit. */
+    /**
+     * Records a failed {@code init()}; the first message is repeated at exit.
+     *
+     * @param message what failed, naming the property or the store
+     */
     public static synchronized void initFailed(String message) {
         if (firstInitFailure == null) {
             firstInitFailure = message;

@@ -21,7 +21,11 @@ public final class KeyLocks {
         }
     }
 
-    /** The lock of {@code key}; lock it, write, unlock it in a {@code finally}. */
+    /**
+     * {@return the lock of {@code key}; lock it, write, unlock it in a {@code finally}}
+     *
+     * @param key a YCSB key
+     */
     public ReentrantLock of(String key) {
         int h = key.hashCode();
         return locks[(h ^ (h >>> 16)) & (STRIPES - 1)];

@@ -18,7 +18,14 @@ public final class OpErrors {
     private OpErrors() {
     }
 
-    /** Logs the failure of {@code op} on {@code key}; returns {@link Status#ERROR}. */
+    /**
+     * Logs the failure of {@code op} on {@code key} (the first ones in full, then a count).
+     *
+     * @param op    the YCSB operation, e.g. {@code read}
+     * @param key   the YCSB key
+     * @param cause what failed
+     * @return {@link Status#ERROR}
+     */
     public static Status error(String op, String key, Throwable cause) {
         long n = FAILURES.incrementAndGet();
         if (n <= VERBOSE) {

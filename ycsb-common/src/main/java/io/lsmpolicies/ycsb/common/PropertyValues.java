@@ -14,13 +14,26 @@ public final class PropertyValues {
     private PropertyValues() {
     }
 
-    /** The trimmed value of {@code name}, or {@code dflt} if it is not given. */
+    /**
+     * {@return the trimmed value of {@code name}, or {@code dflt} if it is not given}
+     *
+     * @param p    YCSB's properties
+     * @param name the property
+     * @param dflt the value when it is not given
+     */
     public static String value(Properties p, String name, String dflt) {
         String v = p.getProperty(name);
         return v == null ? dflt : v.trim();
     }
 
-    /** {@code text} as a path. @throws DBException naming {@code name} if it is not one */
+    /**
+     * {@code text} as a path.
+     *
+     * @param name the property {@code text} is the value of, for the error
+     * @param text the value
+     * @return the path
+     * @throws DBException naming {@code name} if it is not one
+     */
     public static Path path(String name, String text) throws DBException {
         try {
             return Path.of(text);
@@ -32,6 +45,10 @@ public final class PropertyValues {
     /**
      * A size ({@link ByteSizes}: bytes, or a number with KB, MB, GB, TB, binary units), or {@code dflt} if not given.
      *
+     * @param p    YCSB's properties
+     * @param name the property
+     * @param dflt the size when it is not given
+     * @return the size in bytes
      * @throws DBException naming {@code name} if it is not a size
      */
     public static long size(Properties p, String name, long dflt) throws DBException {
@@ -49,7 +66,13 @@ public final class PropertyValues {
     /**
      * An integer in [{@code min}, {@code max}], or {@code dflt} if not given.
      *
+     * @param p    YCSB's properties
+     * @param name the property
+     * @param dflt the value when it is not given
+     * @param min  the smallest accepted value
+     * @param max  the largest accepted value
      * @param what what the value means, added to the error in parentheses (null: nothing added)
+     * @return the value
      * @throws DBException naming {@code name}, the value and the range otherwise
      */
     public static long longValue(Properties p, String name, long dflt, long min, long max, String what)

@@ -30,22 +30,49 @@ import site.ycsb.Status;
  * A failed primitive makes the operation return {@link Status#ERROR}, logged by {@link OpErrors}.
  */
 public abstract class RecordDB extends DB {
-    /** The stored value of {@code key}, or null. */
+    /**
+     * {@return the stored value of {@code key}, or null}
+     *
+     * @param key a store key
+     * @throws Exception if the store fails
+     */
     protected abstract byte[] get(byte[] key) throws Exception;
 
-    /** Stores {@code value} under {@code key}, replacing what was there. */
+    /**
+     * Stores {@code value} under {@code key}, replacing what was there.
+     *
+     * @param key   a store key
+     * @param value the stored value
+     * @throws Exception if the store fails
+     */
     protected abstract void put(byte[] key, byte[] value) throws Exception;
 
-    /** Deletes {@code key}. */
+    /**
+     * Deletes {@code key}.
+     *
+     * @param key a store key
+     * @throws Exception if the store fails
+     */
     protected abstract void remove(byte[] key) throws Exception;
 
-    /** Gives {@code action} the values of up to {@code n} records from {@code from} on, in key order. */
+    /**
+     * Gives {@code action} the values of up to {@code n} records from {@code from} on, in key order.
+     *
+     * @param from   the first store key
+     * @param n      the most records
+     * @param action takes each stored value
+     * @throws Exception if the store fails
+     */
     protected abstract void scan(byte[] from, int n, Consumer<byte[]> action) throws Exception;
 
-    /** The lock every write of {@code key} holds in this process. */
+    /**
+     * {@return the lock every write of {@code key} holds in this process}
+     *
+     * @param key a YCSB key
+     */
     protected abstract ReentrantLock lockOf(String key);
 
-    /** The workload's field names: an update writing all of them replaces the record without reading it. */
+    /** {@return the workload's field names: an update writing all of them replaces the record without reading it} */
     protected abstract Set<String> schema();
 
     @Override

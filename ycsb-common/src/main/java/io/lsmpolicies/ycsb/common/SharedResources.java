@@ -26,12 +26,25 @@ public final class SharedResources<R> {
     /** Opens the store in a directory. */
     @FunctionalInterface
     public interface Opener<R> {
+        /**
+         * Opens the store.
+         *
+         * @param dir the store's directory
+         * @return the open store
+         * @throws Exception if it cannot be opened
+         */
         R open(Path dir) throws Exception;
     }
 
     /** An action on an open store (finish, close). */
     @FunctionalInterface
     public interface Action<R> {
+        /**
+         * Runs the action.
+         *
+         * @param resource the open store
+         * @throws Exception if it fails
+         */
         void apply(R resource) throws Exception;
     }
 
@@ -49,22 +62,26 @@ public final class SharedResources<R> {
             this.settings = settings;
         }
 
-        /** The store's directory (its real path). */
+        /** {@return the store's directory (its real path)} */
         public Path dir() {
             return dir;
         }
 
-        /** The open store. */
+        /** {@return the open store} */
         public R resource() {
             return resource;
         }
 
-        /** The settings it was opened with. */
+        /** {@return the settings it was opened with} */
         public String settings() {
             return settings;
         }
 
-        /** The lock every write of YCSB key {@code key} holds, so a read-modify-write is atomic in this process. */
+        /**
+         * {@return the lock every write of YCSB key {@code key} holds, so a read-modify-write is atomic in this process}
+         *
+         * @param key a YCSB key
+         */
         public ReentrantLock lockOf(String key) {
             return locks.of(key);
         }
@@ -90,7 +107,10 @@ public final class SharedResources<R> {
     /**
      * The store in {@code dir}, opened with {@code opener} if this process does not hold it yet.
      *
+     * @param dir      the store's directory
      * @param settings the settings as text; every DB instance sharing a store must ask for the same
+     * @param opener   opens the store if this process does not hold it yet
+     * @return the handle of the store, which {@link #release} gives back
      * @throws DBException naming the directory property if the store cannot be opened (e.g. another process holds
      *                     it), or the settings that differ from those it was opened with here
      */
@@ -129,6 +149,8 @@ public final class SharedResources<R> {
      * Drops one reference; the last one runs {@code finish} (e.g. a final flush and the trace), then closes the store
      * whether or not {@code finish} succeeded.
      *
+     * @param h      the handle {@link #acquire} gave
+     * @param finish what the last release runs before closing the store
      * @throws DBException if {@code finish} or the close fails
      */
     public synchronized void release(Handle<R> h, Action<R> finish) throws DBException {
@@ -153,7 +175,11 @@ public final class SharedResources<R> {
         }
     }
 
-    /** How many DB instances hold the store in {@code dir} (0: not open in this process). */
+    /**
+     * {@return how many DB instances hold the store in {@code dir} (0: not open in this process)}
+     *
+     * @param dir the store's directory
+     */
     public synchronized int references(Path dir) {
         try {
             Handle<R> h = open.get(dir.toRealPath());

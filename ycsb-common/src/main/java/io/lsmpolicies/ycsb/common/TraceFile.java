@@ -47,7 +47,17 @@ public final class TraceFile {
      */
     public record Row(Event event, long flushes, long flushedBytes, long writtenBytes, int components,
             long diskBytes) {
-        /** @throws IllegalArgumentException if a count is negative or fewer bytes were written than flushed */
+        /**
+         * Checks the counts.
+         *
+         * @param event        flush or end
+         * @param flushes      flushes so far
+         * @param flushedBytes bytes flushes wrote so far
+         * @param writtenBytes bytes flushes and merges wrote so far
+         * @param components   SSTables a point read may probe
+         * @param diskBytes    most SSTable bytes on disk since the previous row
+         * @throws IllegalArgumentException if a count is negative or fewer bytes were written than flushed
+         */
         public Row {
             if (flushes < 0 || flushedBytes < 0 || components < 0 || diskBytes < 0 || writtenBytes < flushedBytes) {
                 throw new IllegalArgumentException("not a trace row: " + event + "," + flushes + "," + flushedBytes
@@ -59,7 +69,13 @@ public final class TraceFile {
     private TraceFile() {
     }
 
-    /** Writes {@code rows} to {@code file} (its parent directories created), replacing it. */
+    /**
+     * Writes {@code rows} to {@code file} (its parent directories created), replacing it.
+     *
+     * @param file the trace file
+     * @param rows the rows, in order
+     * @throws IOException if the file cannot be written
+     */
     public static void write(Path file, List<Row> rows) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
         if (parent != null) {
@@ -79,6 +95,8 @@ public final class TraceFile {
     /**
      * Reads a trace.
      *
+     * @param file the trace file
+     * @return its rows, in order
      * @throws IOException naming the file and line if it is not a trace: wrong header, a malformed row, counters
      *                     that fall, flush numbers out of order, or no {@code end} row last
      */

@@ -33,12 +33,21 @@ public final class YcsbRecord {
     private YcsbRecord() {
     }
 
-    /** The store key of YCSB key {@code key}. */
+    /**
+     * {@return the store key of YCSB key {@code key}}
+     *
+     * @param key a YCSB key
+     */
     public static byte[] key(String key) {
         return KeyEncoder.of(key);
     }
 
-    /** A new record: the key, then {@code values} in {@link #FIELD_ORDER}, each as binary ({@code hex}). */
+    /**
+     * {@return a new record: the key, then {@code values} in {@link #FIELD_ORDER}, each as binary ({@code hex})}
+     *
+     * @param key    a YCSB key
+     * @param values the fields YCSB writes
+     */
     public static AdmValue.Obj of(String key, Map<String, ByteIterator> values) {
         Map<String, AdmValue> fields = new LinkedHashMap<>();
         fields.put(KEY_FIELD, new AdmValue.Str(key));
@@ -50,7 +59,12 @@ public final class YcsbRecord {
         return new AdmValue.Obj(fields);
     }
 
-    /** {@code stored} with {@code values} written over it: replaced in place, new fields appended in order. */
+    /**
+     * {@return {@code stored} with {@code values} written over it: replaced in place, new fields appended in order}
+     *
+     * @param stored the stored record
+     * @param values the fields YCSB writes
+     */
     public static AdmValue.Obj merge(AdmValue.Obj stored, Map<String, ByteIterator> values) {
         Map<String, AdmValue> fields = new LinkedHashMap<>(stored.fields());
         List<String> names = new ArrayList<>(values.keySet());
@@ -64,6 +78,10 @@ public final class YcsbRecord {
     /**
      * Whether an update of {@code values} writes every field of {@code schema} (and no other), so it may replace
      * the record without reading it, as the feed's upsert does.
+     *
+     * @param values the fields an update writes
+     * @param schema the workload's field names ({@link #schema})
+     * @return whether the update writes the whole record
      */
     public static boolean isWhole(Map<String, ByteIterator> values, Set<String> schema) {
         return !schema.isEmpty() && values.size() == schema.size() && schema.containsAll(values.keySet());
@@ -73,6 +91,9 @@ public final class YcsbRecord {
      * YCSB's field names: {@code fieldnameprefix} (default "field") followed by 0 .. fieldcount-1 (default 10); empty
      * if {@code fieldcount} is not a number. An update writing all of them replaces the record without reading it
      * ({@link #isWhole}).
+     *
+     * @param p YCSB's properties
+     * @return the field names
      */
     public static Set<String> schema(Properties p) {
         String prefix = p.getProperty("fieldnameprefix", "field");
@@ -89,12 +110,20 @@ public final class YcsbRecord {
         return Set.copyOf(names);
     }
 
-    /** The stored value of {@code record}. */
+    /**
+     * {@return the stored value of {@code record}}
+     *
+     * @param record a record
+     */
     public static byte[] encode(AdmValue.Obj record) {
         return ValueCodec.encode(record);
     }
 
     /**
+     * The record {@link #encode} stored.
+     *
+     * @param value a stored value
+     * @return the record
      * @throws IllegalArgumentException if {@code value} is not a stored record, or not an object
      */
     public static AdmValue.Obj decode(byte[] value) {
@@ -107,6 +136,10 @@ public final class YcsbRecord {
     /**
      * Puts {@code fields} of {@code record} (all but the key when null; absent ones are left out) into
      * {@code out}: binary fields as their bytes, strings as UTF-8, anything else as its ADM text.
+     *
+     * @param record a record
+     * @param fields the fields YCSB asks for, or null for all
+     * @param out    receives the fields
      */
     public static void fields(AdmValue.Obj record, Set<String> fields, Map<String, ByteIterator> out) {
         if (fields == null) {
