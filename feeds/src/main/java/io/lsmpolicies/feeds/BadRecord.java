@@ -16,6 +16,16 @@ public record BadRecord(ErrorKind kind, long offset, String excerpt, String deta
     /** How many bytes of a bad record its excerpt shows. */
     public static final int EXCERPT_BYTES = 48;
 
+    /**
+     * Checks that every part is there.
+     *
+     * @param kind    why
+     * @param offset  the stream offset (bytes from the start of the connection) of the record's first byte
+     * @param excerpt at most {@link #EXCERPT_BYTES} bytes from the record's start, decoded leniently, control
+     *                characters escaped
+     * @param detail  the parser's or store's message, or a short explanation
+     * @throws NullPointerException if {@code kind}, {@code excerpt} or {@code detail} is null
+     */
     public BadRecord {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(excerpt, "excerpt");

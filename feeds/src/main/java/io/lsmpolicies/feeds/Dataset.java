@@ -19,6 +19,11 @@ import java.util.Objects;
  */
 public record Dataset(String name, List<Partition> partitions, List<String> keyFields) {
     /**
+     * Copies the partitions and checks them.
+     *
+     * @param name       the dataset's name
+     * @param partitions its partitions, partition 0 first
+     * @param keyFields  the primary key fields, in key order
      * @throws IllegalArgumentException if the name is blank, there is no partition, a partition is not of this
      *                                  dataset or not in its place, or the key fields are bad
      */
@@ -40,16 +45,35 @@ public record Dataset(String name, List<Partition> partitions, List<String> keyF
         keyFields = new KeyEncoder(keyFields).fields();
     }
 
-    /** A dataset of one store. */
+    /**
+     * A dataset of one store.
+     *
+     * @param name      the dataset's name
+     * @param store     its store, never reopened
+     * @param keyFields the primary key fields, in key order
+     */
     public Dataset(String name, LsmStore store, List<String> keyFields) {
         this(name, List.of(Partition.of(name, 0, 1, Objects.requireNonNull(store, "store"))), keyFields);
     }
 
+    /**
+     * {@return a dataset of one store}
+     *
+     * @param name      the dataset's name
+     * @param store     its store, never reopened
+     * @param keyFields the primary key fields, in key order
+     */
     public static Dataset of(String name, LsmStore store, String... keyFields) {
         return new Dataset(name, store, List.of(keyFields));
     }
 
-    /** A dataset hash-partitioned over {@code stores}, in partition order; they are never reopened. */
+    /**
+     * {@return a dataset hash-partitioned over {@code stores}, in partition order; they are never reopened}
+     *
+     * @param name      the dataset's name
+     * @param stores    the partitions' stores, partition 0 first
+     * @param keyFields the primary key fields, in key order
+     */
     public static Dataset partitioned(String name, List<LsmStore> stores, String... keyFields) {
         List<Partition> parts = new ArrayList<>();
         for (LsmStore s : stores) {
@@ -61,6 +85,7 @@ public record Dataset(String name, List<Partition> partitions, List<String> keyF
     /**
      * The store of a dataset of one partition, without a lease (see {@link Partition#store()}).
      *
+     * @return the store
      * @throws IllegalStateException         if the dataset has several partitions (use {@link #partitionFor})
      * @throws PartitionUnavailableException if the partition has no store
      */
@@ -72,17 +97,30 @@ public record Dataset(String name, List<Partition> partitions, List<String> keyF
         return partitions.get(0).store();
     }
 
-    /** The partition holding {@code key} (an encoded primary key). */
+    /**
+     * {@return the partition holding {@code key} (an encoded primary key)}
+     *
+     * @param key an encoded primary key
+     */
     public Partition partitionFor(byte[] key) {
         return partitions.get(partitionOf(key, partitions.size()));
     }
 
-    /** The store holding {@code key}, without a lease (see {@link Partition#store()}). */
+    /**
+     * {@return the store holding {@code key}, without a lease (see {@link Partition#store()})}
+     *
+     * @param key an encoded primary key
+     * @throws PartitionUnavailableException if its partition has no store
+     */
     public LsmStore storeFor(byte[] key) throws PartitionUnavailableException {
         return partitionFor(key).store();
     }
 
-    /** Every partition's store, in partition order, without leases (see {@link Partition#store()}). */
+    /**
+     * {@return every partition's store, in partition order, without leases (see {@link Partition#store()})}
+     *
+     * @throws PartitionUnavailableException if a partition has no store
+     */
     public List<LsmStore> stores() throws PartitionUnavailableException {
         List<LsmStore> out = new ArrayList<>();
         for (Partition p : partitions) {
@@ -95,6 +133,10 @@ public record Dataset(String name, List<Partition> partitions, List<String> keyF
      * The partition in {@code [0, count)} of an encoded primary key: FNV-1a over the bytes, then MurmurHash3's
      * finaliser. This is a persistent format: records on disk were placed by it, so it must never change, and a
      * dataset must be reopened with the same partition count.
+     *
+     * @param key   an encoded primary key
+     * @param count the number of partitions, {@code >= 1}
+     * @return the key's partition
      */
     public static int partitionOf(byte[] key, int count) {
         if (count < 1) {

@@ -44,7 +44,16 @@ public final class Feed implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Feed.class.getName());
 
     /** A feed's lifecycle: CREATED -> RUNNING -> STOPPING -> STOPPED (or CREATED -> STOPPED). */
-    public enum State { CREATED, RUNNING, STOPPING, STOPPED }
+    public enum State {
+        /** Made, not started. */
+        CREATED,
+        /** Listening and applying records. */
+        RUNNING,
+        /** Draining: no longer accepting or reading. */
+        STOPPING,
+        /** Stopped; its threads released. */
+        STOPPED
+    }
 
     private final FeedConfig config;
     private final Counters counters = new Counters();
@@ -66,18 +75,27 @@ public final class Feed implements AutoCloseable {
         this.config = Objects.requireNonNull(config, "config");
     }
 
+    /**
+     * A feed of {@code config}, not started.
+     *
+     * @param config the feed's configuration
+     * @return the feed, {@code CREATED}
+     */
     public static Feed create(FeedConfig config) {
         return new Feed(config);
     }
 
+    /** {@return the feed's configuration} */
     public FeedConfig config() {
         return config;
     }
 
+    /** {@return the feed's name} */
     public String name() {
         return config.name();
     }
 
+    /** {@return the feed's lifecycle state} */
     public State state() {
         return state;
     }
@@ -86,6 +104,8 @@ public final class Feed implements AutoCloseable {
      * Starts listening on every address (port 0: any free port) and returns the bound addresses, in order. If a
      * bind fails, nothing stays bound and the feed stays CREATED.
      *
+     * @param addresses the addresses to listen on
+     * @return the bound addresses, in the same order
      * @throws IllegalStateException if the feed is not CREATED
      * @throws IOException           naming the address that could not be bound
      */
@@ -135,7 +155,12 @@ public final class Feed implements AutoCloseable {
         return List.copyOf(bound);
     }
 
-    /** Starts on one loopback port chosen by the system; returns it. */
+    /**
+     * Starts on one loopback port chosen by the system.
+     *
+     * @return the bound address
+     * @throws IOException if the port cannot be bound
+     */
     public InetSocketAddress startOnLoopback() throws IOException {
         return start(List.of(new InetSocketAddress("127.0.0.1", 0))).get(0);
     }
@@ -170,7 +195,10 @@ public final class Feed implements AutoCloseable {
      * then the connections are closed anyway, and records still queued are not applied (nor acknowledged).
      * Idempotent.
      *
+     * @param timeout the longest wait for the drain
+     * @param unit    the unit of {@code timeout}
      * @return whether the drain finished in time
+     * @throws InterruptedException if interrupted while waiting
      */
     public boolean stop(long timeout, TimeUnit unit) throws InterruptedException {
         synchronized (this) {
@@ -210,7 +238,11 @@ public final class Feed implements AutoCloseable {
         return drained;
     }
 
-    /** {@link #stop(long, TimeUnit)} with a one-minute drain limit. */
+    /**
+     * {@link #stop(long, TimeUnit)} with a one-minute drain limit.
+     *
+     * @throws InterruptedException if interrupted while waiting
+     */
     public void stop() throws InterruptedException {
         stop(1, TimeUnit.MINUTES);
     }
@@ -232,7 +264,7 @@ public final class Feed implements AutoCloseable {
         }
     }
 
-    /** A snapshot of the feed's statistics. */
+    /** {@return a snapshot of the feed's statistics} */
     public FeedStats stats() {
         long connections = accepted.get(); // before the open set: each counted connection is then in it or done
         List<ConnectionStats> conns = new ArrayList<>();

@@ -38,7 +38,14 @@ public final class Partition implements Closeable {
     private static final Duration CLOSE_WAIT = Duration.ofMinutes(1);
 
     /** What the partition can serve. */
-    public enum State { OPEN, READ_ONLY, DOWN }
+    public enum State {
+        /** Reads and writes. */
+        OPEN,
+        /** Reads only: the store stopped taking writes, or only a read-only open worked. */
+        READ_ONLY,
+        /** Nothing: no store is open (being reopened, or no open worked). */
+        DOWN
+    }
 
     /**
      * The partition's state and, unless it is {@code OPEN}, the failure that made it so (the store's error and its
@@ -50,6 +57,12 @@ public final class Partition implements Closeable {
     /** Opens the partition's store again, with the options and file layer it was first opened with. */
     @FunctionalInterface
     public interface Opener {
+        /**
+         * Opens the store.
+         *
+         * @return the open store
+         * @throws IOException if it cannot be opened
+         */
         LsmStore open() throws IOException;
     }
 
@@ -105,6 +118,7 @@ public final class Partition implements Closeable {
             this.holder = holder;
         }
 
+        /** {@return the store this lease uses} */
         public LsmStore store() {
             return holder.store;
         }
@@ -113,6 +127,7 @@ public final class Partition implements Closeable {
          * Reports that an operation through this lease failed with {@code e}. If the store has stopped taking
          * writes ({@link LsmStore#writeFailure()}), the partition becomes {@code READ_ONLY} until it is reopened.
          *
+         * @param e what the operation failed with
          * @return whether the partition is no longer writable because of the store's failure
          */
         public boolean failed(Throwable e) {
@@ -155,7 +170,14 @@ public final class Partition implements Closeable {
         this.current = new AtomicReference<>(first);
     }
 
-    /** Partition {@code index} of {@code count} of {@code dataset}: an open store that is never reopened. */
+    /**
+     * {@return partition {@code index} of {@code count} of {@code dataset}: an open store that is never reopened}
+     *
+     * @param dataset the dataset's name
+     * @param index   the partition's number, from 0
+     * @param count   the dataset's number of partitions
+     * @param store   the open store
+     */
     public static Partition of(String dataset, int index, int count, LsmStore store) {
         return new Partition(dataset, index, count, store.directory(), new Holder(store, null), null, null,
                 "reopen the store");
@@ -165,8 +187,17 @@ public final class Partition implements Closeable {
      * A partition that {@code opener} reopens (see {@link #reopen}), falling back to {@code readOnly} when it cannot.
      * If the first open failed with {@code failure}, {@code store} is the read-only store opened instead, or null.
      *
-     * @param store    its store: open for writing if {@code failure} is null, else read-only or null
-     * @param recovery how the partition comes back, for messages (e.g. "the node retries by itself")
+     * @param dataset   the dataset's name
+     * @param index     the partition's number, from 0
+     * @param count     the dataset's number of partitions
+     * @param directory the store's directory
+     * @param store     its store: open for writing if {@code failure} is null, else read-only or null
+     * @param failure   why the first open for writing failed, or null if it worked
+     * @param opener    opens the store for writing
+     * @param readOnly  opens the store read-only, when {@code opener} fails
+     * @param recovery  how the partition comes back, for messages (e.g. "the node retries by itself")
+     * @return the partition
+     * @throws IllegalArgumentException if there is neither a store nor a failure
      */
     public static Partition reopenable(String dataset, int index, int count, Path directory, LsmStore store,
             Throwable failure, Opener opener, Opener readOnly, String recovery) {
@@ -180,6 +211,10 @@ public final class Partition implements Closeable {
     /**
      * Opens a store with {@code opener}; if that fails, a read-only one with {@code readOnly}. Returns the store
      * (null if neither opened) and the failure of the first open (null if it worked).
+     *
+     * @param opener   opens the store for writing
+     * @param readOnly opens the store read-only
+     * @return the store, or null, and the failure of the first open, or null
      */
     public static Opened open(Opener opener, Opener readOnly) {
         try {
@@ -199,24 +234,27 @@ public final class Partition implements Closeable {
     public record Opened(LsmStore store, Throwable failure) {
     }
 
+    /** {@return the dataset's name} */
     public String dataset() {
         return dataset;
     }
 
+    /** {@return the partition's number, from 0} */
     public int index() {
         return index;
     }
 
-    /** How many partitions the dataset has. */
+    /** {@return how many partitions the dataset has} */
     public int count() {
         return count;
     }
 
+    /** {@return the store's directory} */
     public Path directory() {
         return directory;
     }
 
-    /** Whether {@link #reopen} can reopen it (it has an opener). */
+    /** {@return whether {@link #reopen} can reopen it (it has an opener)} */
     public boolean reopenable() {
         return opener != null;
     }
@@ -224,6 +262,8 @@ public final class Partition implements Closeable {
     /**
      * A lease on the current store, for a read ({@code write} false) or a write.
      *
+     * @param write whether the operation writes
+     * @return the lease; close it when the operation is done
      * @throws PartitionUnavailableException if the partition is {@code DOWN}, or {@code READ_ONLY} and
      *                                       {@code write} is true; naming the partition and the cause
      */
@@ -254,6 +294,7 @@ public final class Partition implements Closeable {
      * The current store, without a lease: for callers that know the partition is not being reopened (embedded use,
      * tests). Prefer {@link #acquire}.
      *
+     * @return the store
      * @throws PartitionUnavailableException if the partition has no store
      */
     public LsmStore store() throws PartitionUnavailableException {
@@ -264,7 +305,7 @@ public final class Partition implements Closeable {
         return h.store;
     }
 
-    /** The partition's state; notices a store that stopped taking writes since the last operation. */
+    /** {@return the partition's state; notices a store that stopped taking writes since the last operation} */
     public Status status() {
         Holder h = current.get();
         if (h.store != null) {
@@ -278,6 +319,9 @@ public final class Partition implements Closeable {
     /**
      * The message for a write that failed with {@code e}: which partition, that it takes no writes until reopened,
      * how it comes back, and the error with its causes.
+     *
+     * @param e what the write failed with
+     * @return the message
      */
     public String writeFailure(Throwable e) {
         return name() + " takes no more writes until its store is reopened (" + recovery
@@ -290,6 +334,7 @@ public final class Partition implements Closeable {
      * If that fails, the store is opened read-only ({@code READ_ONLY}, reads go on) or, if that fails too, the
      * partition stays {@code DOWN}, with the new failure; a later call tries again.
      *
+     * @param wait the longest wait for the operations still using the old store
      * @return whether a store was reopened (false: it was open already)
      * @throws IOException           why the store could not be opened, or that operations still use the old one
      * @throws IllegalStateException if the partition has no opener, or was closed
@@ -396,13 +441,17 @@ public final class Partition implements Closeable {
                 + (count == 1 ? "" : "; the other partitions go on") + ")" + why, false, cause);
     }
 
-    /** "partition i of n of dataset d (DIR)", or "dataset d (DIR)" for a dataset of one partition. */
+    /** {@return "partition i of n of dataset d (DIR)", or "dataset d (DIR)" for a dataset of one partition} */
     public String name() {
         return (count == 1 ? "dataset " + dataset : "partition " + index + " of " + count + " of dataset " + dataset)
                 + " (" + directory + ")";
     }
 
-    /** An error and its causes, one after the other: the first cause is often the one that names the I/O. */
+    /**
+     * {@return an error and its causes, one after the other: the first cause is often the one that names the I/O}
+     *
+     * @param e an error
+     */
     public static String causes(Throwable e) {
         if (e instanceof UncheckedIOException u && u.getCause() != null) {
             e = u.getCause();

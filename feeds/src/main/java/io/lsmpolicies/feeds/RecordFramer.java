@@ -57,6 +57,9 @@ public final class RecordFramer {
          * '}', braces balanced outside strings; not yet checked to be UTF-8 or well-formed. The array is the
          * framer's buffer, valid only during the call: copy what must outlive it.
          *
+         * @param bytes  the framer's buffer
+         * @param from   the record's first byte in {@code bytes}
+         * @param length the record's length in bytes
          * @param offset the stream offset of its '{'
          * @return null if the record is taken; otherwise why not (with this offset): the framer then resumes at
          *         the next '{' after this one and reports the returned record through {@link #onBadRecord} unless
@@ -64,6 +67,11 @@ public final class RecordFramer {
          */
         BadRecord onRecord(byte[] bytes, int from, int length, long offset);
 
+        /**
+         * A bad record: bytes outside any record, a record too long or cut off, or one {@link #onRecord} refused.
+         *
+         * @param bad the record, its offset and why
+         */
         void onBadRecord(BadRecord bad);
     }
 
@@ -117,7 +125,13 @@ public final class RecordFramer {
     private int strayLen;
     private long strayBytes;
 
-    /** @throws IllegalArgumentException if {@code maxRecordBytes < 2} */
+    /**
+     * A framer at the start of a stream.
+     *
+     * @param maxRecordBytes the longest record, in bytes; a longer candidate is a bad record
+     * @param sink           receives the records and the bad records
+     * @throws IllegalArgumentException if {@code maxRecordBytes < 2}
+     */
     public RecordFramer(int maxRecordBytes, Sink sink) {
         if (maxRecordBytes < 2) {
             throw new IllegalArgumentException("maxRecordBytes must be at least 2, was " + maxRecordBytes);
@@ -126,7 +140,13 @@ public final class RecordFramer {
         this.sink = sink;
     }
 
-    /** Feeds {@code bytes[off, off + n)}. */
+    /**
+     * Feeds {@code bytes[off, off + n)}.
+     *
+     * @param bytes the stream's next bytes
+     * @param off   the first byte to feed
+     * @param n     how many bytes
+     */
     public void feed(byte[] bytes, int off, int n) {
         int i = off;
         int end = off + n;
@@ -185,7 +205,11 @@ public final class RecordFramer {
         }
     }
 
-    /** Feeds the remaining bytes of {@code bytes}, consuming them. */
+    /**
+     * Feeds the remaining bytes of {@code bytes}, consuming them.
+     *
+     * @param bytes the stream's next bytes
+     */
     public void feed(ByteBuffer bytes) {
         if (bytes.hasArray()) {
             feed(bytes.array(), bytes.arrayOffset() + bytes.position(), bytes.remaining());
@@ -210,12 +234,12 @@ public final class RecordFramer {
         reportStray();
     }
 
-    /** Bytes consumed so far. */
+    /** {@return the bytes consumed so far} */
     public long offset() {
         return offset;
     }
 
-    /** Bytes held for undecided candidates (at most {@code maxRecordBytes}). */
+    /** {@return the bytes held for undecided candidates (at most {@code maxRecordBytes})} */
     public int bufferedBytes() {
         return first == next ? 0 : (int) (offset - starts[ring(first)]);
     }

@@ -7,9 +7,17 @@ package io.lsmpolicies.feeds;
 public final class RecordSyntaxException extends Exception {
     private static final long serialVersionUID = 1L;
 
+    /** The byte offset in the record where the parser stopped. */
     private final int position;
+    /** Whether the record's bytes are not UTF-8 (rather than malformed otherwise). */
     private final boolean invalidUtf8;
 
+    /**
+     * A malformed record.
+     *
+     * @param message  what is wrong
+     * @param position the byte offset in the record, added to the message
+     */
     public RecordSyntaxException(String message, int position) {
         this(message, position, false);
     }
@@ -20,15 +28,22 @@ public final class RecordSyntaxException extends Exception {
         this.invalidUtf8 = invalidUtf8;
     }
 
-    /** The record's bytes are not UTF-8 at (or after) {@code position}. */
+    /**
+     * {@return the exception for a record whose bytes are not UTF-8 at (or after) {@code position}}
+     *
+     * @param message  what is wrong
+     * @param position the byte offset in the record
+     */
     public static RecordSyntaxException invalidUtf8(String message, int position) {
         return new RecordSyntaxException(message, position, true);
     }
 
+    /** {@return the byte offset in the record where the parser stopped} */
     public int position() {
         return position;
     }
 
+    /** {@return whether the record's bytes are not UTF-8 (rather than malformed otherwise)} */
     public boolean invalidUtf8() {
         return invalidUtf8;
     }
