@@ -15,7 +15,12 @@ public final class LogScale {
     private LogScale() {
     }
 
-    /** {@code log10} of each value; values at or below 0 are plotted at {@code floor}. */
+    /**
+     * {@return {@code log10} of each value; values at or below 0 are plotted at {@code floor}}
+     *
+     * @param values the values
+     * @param floor  where values at or below 0 are plotted, a log10 value
+     */
     public static double[] toLog(double[] values, double floor) {
         double[] out = new double[values.length];
         for (int i = 0; i < values.length; i++) {
@@ -24,7 +29,12 @@ public final class LogScale {
         return out;
     }
 
-    /** {@code log10(value)}, the value at or below 0 plotted at {@code floor}. */
+    /**
+     * {@return {@code log10(value)}, the value at or below 0 plotted at {@code floor}}
+     *
+     * @param value the value
+     * @param floor where a value at or below 0 is plotted, a log10 value
+     */
     public static double toLog(double value, double floor) {
         return Math.log10(Math.max(floor, value));
     }
@@ -33,6 +43,9 @@ public final class LogScale {
      * The label of the tick at {@code log10Value}: {@code 10^log10Value} with two significant digits, without
      * trailing zeros or exponent below a million ({@code 1}, {@code 1.6}, {@code 25}, {@code 4000}), and as
      * {@code 1.5e6} from there. Never empty.
+     *
+     * @param log10Value the tick's position on the log axis
+     * @return the label
      */
     public static String label(double log10Value) {
         double v = Math.pow(10, log10Value);
@@ -48,12 +61,18 @@ public final class LogScale {
         return s;
     }
 
-    /** The tick label function ({@link #label}). */
+    /** {@return the tick label function ({@link #label})} */
     public static Function<Double, String> labels() {
         return LogScale::label;
     }
 
-    /** Makes {@code chart}'s x and/or y axis a labelled log axis: its series must be given as {@link #toLog}. */
+    /**
+     * Makes {@code chart}'s x and/or y axis a labelled log axis: its series must be given as {@link #toLog}.
+     *
+     * @param chart the chart
+     * @param x     whether the x axis is a log axis
+     * @param y     whether the y axis is a log axis
+     */
     public static void apply(XYChart chart, boolean x, boolean y) {
         XYStyler s = chart.getStyler();
         if (x) {

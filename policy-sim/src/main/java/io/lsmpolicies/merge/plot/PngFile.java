@@ -12,7 +12,14 @@ public final class PngFile {
     private PngFile() {
     }
 
-    /** Writes {@code chart} to {@code path} as a PNG, creating its parent directories; returns {@code path}. */
+    /**
+     * Writes {@code chart} to {@code path} as a PNG, creating its parent directories; returns {@code path}.
+     *
+     * @param chart the chart
+     * @param path  the PNG file to write
+     * @return {@code path}
+     * @throws IOException if the file cannot be written
+     */
     public static Path write(Chart<?, ?> chart, Path path) throws IOException {
         Path parent = path.toAbsolutePath().getParent();
         if (parent != null) {

@@ -22,7 +22,11 @@ public final class SeriesColors {
         this.colors = colors;
     }
 
-    /** The colours of {@code keys} (duplicates ignored). */
+    /**
+     * {@return the colours of {@code keys} (duplicates ignored)}
+     *
+     * @param keys the series' keys
+     */
     public static SeriesColors of(Collection<String> keys) {
         Map<String, Color> out = new TreeMap<>();
         int i = 0;
@@ -37,6 +41,8 @@ public final class SeriesColors {
     /**
      * The colour of {@code key}.
      *
+     * @param key a series' key
+     * @return its colour
      * @throws IllegalArgumentException if {@code key} was not among the keys this was built from
      */
     public Color of(String key) {

@@ -46,11 +46,20 @@ public final class Advisor {
      * @param reason   why the first is recommended, in one sentence
      */
     public record Advice(AdvisorWorkload workload, OptimalCost optimum, List<Ranked> ranking, String reason) {
+        /**
+         * Copies the ranking.
+         *
+         * @param workload the workload advised on
+         * @param optimum  the least total cost of any schedule (or a lower bound on it)
+         * @param ranking  every candidate, cheapest predicted total cost first (ties: less transient space, then fewer
+         *                 SSTables at most, then label)
+         * @param reason   why the first is recommended, in one sentence
+         */
         public Advice {
             ranking = List.copyOf(ranking);
         }
 
-        /** The recommended candidate: the first of the ranking. */
+        /** {@return the recommended candidate: the first of the ranking} */
         public Ranked recommended() {
             return ranking.get(0);
         }
@@ -59,6 +68,8 @@ public final class Advisor {
     /**
      * The default candidates: {@code adaptive} (default parameters) and the static grid of
      * {@link FamilyEvaluation#staticGrid()}, labelled as there.
+     *
+     * @return the candidates by label
      */
     public static Map<String, MergePolicy> candidates() {
         Map<String, MergePolicy> out = new LinkedHashMap<>();
@@ -74,6 +85,8 @@ public final class Advisor {
      *                   prices a probe at its own {@code read-cost} parameter, so give it the workload's read cost
      *                   (as {@link #candidates(long)} does)
      * @param exactLimit the longest workload solved exactly ({@link OfflineOptimum#DEFAULT_EXACT_LIMIT})
+     * @param workload   the workload
+     * @return the advice
      * @throws IllegalArgumentException if there is no candidate or a candidate is not a stack policy
      */
     public static Advice advise(AdvisorWorkload workload, Map<String, MergePolicy> candidates, int exactLimit) {
@@ -107,6 +120,9 @@ public final class Advisor {
     /**
      * {@link #candidates()} with {@code adaptive}'s {@code read-cost} set to {@code readCostBytes} (labelled
      * {@code adaptive read-cost=B} unless B is the default).
+     *
+     * @param readCostBytes the bytes one read's probe of one SSTable costs
+     * @return the candidates by label
      */
     public static Map<String, MergePolicy> candidates(long readCostBytes) {
         Map<String, MergePolicy> out = candidates();

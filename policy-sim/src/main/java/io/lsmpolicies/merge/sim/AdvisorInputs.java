@@ -33,6 +33,9 @@ public final class AdvisorInputs {
      * whose flush lengths are the differences of {@code flushed_bytes} and which has no read counts (they are 0
      * and the workload's notes say so).
      *
+     * @param file          the trace file
+     * @param readCostBytes the bytes one read's probe of one SSTable costs
+     * @return the workload
      * @throws IllegalArgumentException naming the file and line of a malformed line, or if there is no flush
      * @throws UncheckedIOException     if the file cannot be read
      */
@@ -118,6 +121,10 @@ public final class AdvisorInputs {
      * does not shrink merges.
      *
      * @param records the record count (the file's {@code recordcount} if negative)
+     * @param file          the YCSB workload file
+     * @param memtableBytes the MemTable budget, the length of a full flush
+     * @param readCostBytes the bytes one read's probe of one SSTable costs
+     * @return the workload
      * @throws IllegalArgumentException naming the file and the property if a value is malformed or out of range
      */
     public static AdvisorWorkload ycsb(Path file, long records, long memtableBytes, long readCostBytes) {

@@ -14,7 +14,16 @@ import java.util.Arrays;
  */
 public record AdvisorWorkload(long[] lengths, long[] reads, long readCostBytes, String source, String notes) {
 
-    /** @throws IllegalArgumentException naming the field and the value if a field is out of range */
+    /**
+     * Copies the arrays and checks them.
+     *
+     * @param lengths       l(1..n), the bytes of each flush, {@code >= 0}; at least one flush
+     * @param reads         r(1..n), the reads after each flush and its merges, {@code >= 0}; as many as lengths
+     * @param readCostBytes the bytes one read's probe of one SSTable costs, {@code >= 0}
+     * @param source        where the workload came from, for the report (e.g. {@code trace /tmp/t.csv})
+     * @param notes         what was estimated rather than read, for the report; empty if nothing
+     * @throws IllegalArgumentException naming the field and the value if a field is out of range
+     */
     public AdvisorWorkload {
         lengths = lengths.clone();
         reads = reads.clone();
@@ -39,22 +48,24 @@ public record AdvisorWorkload(long[] lengths, long[] reads, long readCostBytes, 
         }
     }
 
+    /** {@return a copy of the flush lengths} */
     @Override
     public long[] lengths() {
         return lengths.clone();
     }
 
+    /** {@return a copy of the read counts} */
     @Override
     public long[] reads() {
         return reads.clone();
     }
 
-    /** The number of flushes. */
+    /** {@return the number of flushes} */
     public int flushes() {
         return lengths.length;
     }
 
-    /** The sum of the read counts. */
+    /** {@return the sum of the read counts} */
     public long totalReads() {
         long sum = 0;
         for (long r : reads) {
@@ -63,7 +74,7 @@ public record AdvisorWorkload(long[] lengths, long[] reads, long readCostBytes, 
         return sum;
     }
 
-    /** The sum of the flush lengths. */
+    /** {@return the sum of the flush lengths} */
     public long flushedBytes() {
         long sum = 0;
         for (long l : lengths) {
@@ -72,7 +83,12 @@ public record AdvisorWorkload(long[] lengths, long[] reads, long readCostBytes, 
         return sum;
     }
 
-    /** This workload with every read count replaced by {@code replacement} (the same number of flushes). */
+    /**
+     * {@return this workload with every read count replaced by {@code replacement} (the same number of flushes)}
+     *
+     * @param replacement the read counts, one per flush
+     * @param note        what the replacement is, added to the notes
+     */
     public AdvisorWorkload withReads(long[] replacement, String note) {
         return new AdvisorWorkload(lengths, replacement, readCostBytes, source, note);
     }

@@ -32,7 +32,11 @@ public final class FamilyEvaluation {
      * @param ratios  each policy's mean competitive ratio, by label, in the order given
      */
     public record Row(TraceFamily family, double optimum, Map<String, Double> ratios) {
-        /** The label of the least ratio among {@code labels}. */
+        /**
+         * {@return the label of the least ratio among {@code labels}}
+         *
+         * @param labels the labels of policies of this row
+         */
         public String best(List<String> labels) {
             String best = null;
             for (String l : labels) {
@@ -48,6 +52,8 @@ public final class FamilyEvaluation {
      * Every registered stack policy except {@code adaptive}, each over {@link #GRID_VALUES} of its first integer
      * parameter (its required one if any), the others at their defaults; a policy without an integer parameter once.
      * Labelled {@code name} or {@code name param=value}.
+     *
+     * @return the policies by label
      */
     public static Map<String, MergePolicy> staticGrid() {
         Map<String, MergePolicy> out = new LinkedHashMap<>();
@@ -79,6 +85,11 @@ public final class FamilyEvaluation {
      * Runs every policy on {@code family}'s traces of {@code flushes} flushes for each seed.
      *
      * @param readCost the bytes of one SSTable probe
+     * @param family   the trace family
+     * @param flushes  the flushes of each trace
+     * @param seeds    the seeds, one trace each
+     * @param policies the policies by label
+     * @return the family's row
      */
     public static Row evaluate(TraceFamily family, int flushes, long[] seeds, Map<String, MergePolicy> policies,
             long readCost) {
@@ -100,7 +111,15 @@ public final class FamilyEvaluation {
         return new Row(family, optimumSum / seeds.length, ratios);
     }
 
-    /** {@link #evaluate} for every family. */
+    /**
+     * {@return {@link #evaluate} for every family}
+     *
+     * @param families the trace families
+     * @param flushes  the flushes of each trace
+     * @param seeds    the seeds, one trace each
+     * @param policies the policies by label
+     * @param readCost the bytes of one SSTable probe
+     */
     public static List<Row> evaluate(List<TraceFamily> families, int flushes, long[] seeds,
             Map<String, MergePolicy> policies, long readCost) {
         List<Row> rows = new ArrayList<>();

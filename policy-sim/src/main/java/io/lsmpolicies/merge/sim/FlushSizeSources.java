@@ -20,7 +20,13 @@ public final class FlushSizeSources {
     private FlushSizeSources() {
     }
 
-    /** Parses {@code spec} (see the class comment). */
+    /**
+     * Parses {@code spec} (see the class comment).
+     *
+     * @param spec the source's text form
+     * @param seed the seed of a random source
+     * @return the source
+     */
     public static FlushSizes parse(String spec, long seed) {
         String[] parts = spec.split(":", -1);
         String kind = parts[0];
@@ -58,7 +64,11 @@ public final class FlushSizeSources {
         }
     }
 
-    /** Every flush {@code size} bytes. */
+    /**
+     * {@return every flush {@code size} bytes}
+     *
+     * @param size the bytes of every flush
+     */
     public static FlushSizes constant(long size) {
         if (size < 0) {
             throw new IllegalArgumentException("flush size must be >= 0, was " + size);
@@ -71,7 +81,13 @@ public final class FlushSizeSources {
         };
     }
 
-    /** Uniform integers in [a, b]. */
+    /**
+     * {@return uniform integers in [a, b]}
+     *
+     * @param a    the smallest size
+     * @param b    the largest size
+     * @param seed the seed
+     */
     public static FlushSizes uniform(long a, long b, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         return new Endless("uniform:" + a + ":" + b) {
@@ -82,7 +98,13 @@ public final class FlushSizeSources {
         };
     }
 
-    /** Rounded normal samples, negative ones clamped to 0. */
+    /**
+     * {@return rounded normal samples, negative ones clamped to 0}
+     *
+     * @param mean the mean size
+     * @param sd   the standard deviation
+     * @param seed the seed
+     */
     public static FlushSizes normal(double mean, double sd, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         return new Endless("normal:" + mean + ":" + sd) {
@@ -93,7 +115,11 @@ public final class FlushSizeSources {
         };
     }
 
-    /** The sizes listed in {@code file}; read and validated completely before the first one is returned. */
+    /**
+     * {@return the sizes listed in {@code file}; read and validated completely before the first one is returned}
+     *
+     * @param file the file, one size a line
+     */
     public static FlushSizes trace(Path file) {
         return of(NumberFile.read(file, "trace " + file, "flush size"), "trace:" + file);
     }
@@ -102,6 +128,8 @@ public final class FlushSizeSources {
      * The sizes {@code sizes}, in order, then no more (e.g. the flush sizes an engine recorded).
      *
      * @param description the source's text form
+     * @param sizes       the sizes, in order
+     * @return the source
      * @throws IllegalArgumentException if a size is negative
      */
     public static FlushSizes of(long[] sizes, String description) {

@@ -5,13 +5,14 @@ public interface FlushSizes {
     /**
      * The size of the next flush.
      *
+     * @return the size in bytes
      * @throws java.util.NoSuchElementException if a finite source (a trace) is exhausted
      */
     long next();
 
-    /** How many sizes remain, or {@code Long.MAX_VALUE} for an endless source. */
+    /** {@return how many sizes remain, or {@code Long.MAX_VALUE} for an endless source} */
     long remaining();
 
-    /** The source in its text form, e.g. {@code uniform:1:10}. */
+    /** {@return the source in its text form, e.g. {@code uniform:1:10}} */
     String describe();
 }

@@ -65,6 +65,7 @@ public final class OfflineOptimum {
      * @param readCostBytes bytes one read's probe of one SSTable costs, {@code >= 0}
      * @param exactLimit    sequences up to this many flushes are solved exactly, longer ones get the lower bound of
      *                      blocks of this many flushes; in [1, {@link #MAX_EXACT_LIMIT}]
+     * @return the cost, exact or a labelled lower bound
      * @throws IllegalArgumentException on a negative value, different lengths, an empty sequence, an exact limit
      *                                  out of range, or a cost that could exceed 2^62
      */
@@ -75,6 +76,10 @@ public final class OfflineOptimum {
     /**
      * What {@link #minTotalCost} reports, given what {@link #minTotalCostOfPrefixes} returned for the same input and
      * exact limit: the last prefix's cost, exact or labelled with its blocks.
+     *
+     * @param prefixes   what {@link #minTotalCostOfPrefixes} returned
+     * @param exactLimit the exact limit it was given
+     * @return the cost of the whole sequence
      */
     public static OptimalCost totalOf(long[] prefixes, int exactLimit) {
         int n = prefixes.length;
@@ -92,6 +97,11 @@ public final class OfflineOptimum {
      * same argument. Every schedule of the whole sequence has paid at least this after step t, since its first t
      * steps are a schedule of the first t flushes.
      *
+     * @param lengths       l_1..l_n, each {@code >= 0}
+     * @param reads         r_1..r_n, each {@code >= 0}
+     * @param readCostBytes bytes one read's probe of one SSTable costs, {@code >= 0}
+     * @param exactLimit    as {@link #minTotalCost}
+     * @return the cost of each prefix
      * @throws IllegalArgumentException as {@link #minTotalCost}
      */
     public static long[] minTotalCostOfPrefixes(long[] lengths, long[] reads, long readCostBytes, int exactLimit) {
@@ -135,6 +145,9 @@ public final class OfflineOptimum {
      *
      * @param exactLimit the work limit: a block is as long as keeps K n^3 within what {@link #minTotalCost} spends on
      *                   {@code exactLimit} flushes (n^3), so the depth bound solves fewer flushes exactly for larger K
+     * @param lengths    l_1..l_n, each {@code >= 0}
+     * @param k          the most SSTables after every step, {@code >= 1}
+     * @return the cost, exact or a labelled lower bound
      * @throws IllegalArgumentException as {@link #minTotalCost}, or if {@code k < 1}
      */
     public static OptimalCost minMergeCostWithDepth(long[] lengths, int k, int exactLimit) {

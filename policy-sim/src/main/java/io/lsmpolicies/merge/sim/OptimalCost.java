@@ -10,7 +10,7 @@ package io.lsmpolicies.merge.sim;
  */
 public record OptimalCost(long cost, boolean exact, int blocks, int blockFlushes) {
 
-    /** {@code "exact"}, or {@code "lower bound (B blocks of <= N flushes)"}: how to read {@link #cost}. */
+    /** {@return {@code "exact"}, or {@code "lower bound (B blocks of <= N flushes)"}: how to read {@link #cost}} */
     public String describe() {
         return exact ? "exact" : "lower bound (" + blocks + " blocks of <= " + blockFlushes + " flushes)";
     }
@@ -18,6 +18,9 @@ public record OptimalCost(long cost, boolean exact, int blocks, int blockFlushes
     /**
      * {@code policyCost / cost}: the competitive ratio when exact, else an upper bound on it; 1 when both are 0,
      * infinite when only the optimum is 0.
+     *
+     * @param policyCost a policy's cost on the same workload
+     * @return the ratio
      */
     public double ratio(long policyCost) {
         if (cost == 0) {

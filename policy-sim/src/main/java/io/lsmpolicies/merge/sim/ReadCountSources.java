@@ -18,12 +18,17 @@ public final class ReadCountSources {
     private ReadCountSources() {
     }
 
-    /** No reads at all: the cost is the merge cost alone. */
+    /** {@return no reads at all: the cost is the merge cost alone} */
     public static ReadCounts none() {
         return constant(0);
     }
 
-    /** Parses {@code spec} (see the class comment). */
+    /**
+     * Parses {@code spec} (see the class comment).
+     *
+     * @param spec the source's text form
+     * @return the source
+     */
     public static ReadCounts parse(String spec) {
         int colon = spec.indexOf(':');
         String kind = colon < 0 ? spec : spec.substring(0, colon);
@@ -46,7 +51,11 @@ public final class ReadCountSources {
         }
     }
 
-    /** R reads after every flush. */
+    /**
+     * {@return r reads after every flush}
+     *
+     * @param reads the reads after every flush
+     */
     public static ReadCounts constant(long reads) {
         if (reads < 0) {
             throw new IllegalArgumentException("reads must be >= 0, was " + reads);
@@ -73,6 +82,9 @@ public final class ReadCountSources {
     /**
      * The counts {@code reads}, in order, then no more.
      *
+     * @param reads       the counts, in order
+     * @param description the source's text form
+     * @return the source
      * @throws IllegalArgumentException if a count is negative
      */
     public static ReadCounts of(long[] reads, String description) {
@@ -167,7 +179,11 @@ public final class ReadCountSources {
         };
     }
 
-    /** The counts listed in {@code file}; read and validated completely before the first one is returned. */
+    /**
+     * {@return the counts listed in {@code file}; read and validated completely before the first one is returned}
+     *
+     * @param file the file, one count a line
+     */
     public static ReadCounts trace(Path file) {
         return of(NumberFile.read(file, "reads 'trace:" + file + "'", "read count"), "trace:" + file);
     }

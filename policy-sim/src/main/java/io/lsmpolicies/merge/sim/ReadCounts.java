@@ -9,13 +9,14 @@ public interface ReadCounts {
     /**
      * The read count of the next step.
      *
+     * @return the count
      * @throws java.util.NoSuchElementException if a finite source (phases or a trace) is exhausted
      */
     long next();
 
-    /** How many counts remain, or {@code Long.MAX_VALUE} for an endless source. */
+    /** {@return how many counts remain, or {@code Long.MAX_VALUE} for an endless source} */
     long remaining();
 
-    /** The source in its text form, e.g. {@code constant:10}. */
+    /** {@return the source in its text form, e.g. {@code constant:10}} */
     String describe();
 }

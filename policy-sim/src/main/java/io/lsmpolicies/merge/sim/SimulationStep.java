@@ -35,17 +35,21 @@ public record SimulationStep(
         long mergeCost,
         long readCost) {
 
-    /** {@code mergeCost + readCost} so far. */
+    /** {@return {@code mergeCost + readCost} so far} */
     public long totalCost() {
         return mergeCost + readCost;
     }
 
-    /** Number of SSTables after the flush and its merges. */
+    /** {@return number of SSTables after the flush and its merges} */
     public int componentCount() {
         return view.level0Runs().size();
     }
 
-    /** Bytes written by this flush's merges. */
+    /**
+     * Bytes written by this flush's merges.
+     *
+     * @return the bytes
+     */
     public long mergeBytes() {
         long sum = 0;
         for (MergeJob job : jobs) {

@@ -90,6 +90,7 @@ public final class Simulator {
      * {@link PolicyLayout#STACK} (a policy not in the registry, e.g. one built in a test, is accepted and still
      * checked job by job).
      *
+     * @param policy the policy
      * @throws IllegalArgumentException naming the policy and the stack policies if it is a leveled policy
      */
     public static void requireStack(MergePolicy policy) {
@@ -103,7 +104,12 @@ public final class Simulator {
         }
     }
 
-    /** Runs {@code flushes} flushes. */
+    /**
+     * Runs {@code flushes} flushes.
+     *
+     * @param flushes the flushes to run, {@code >= 1}
+     * @return the result
+     */
     public SimulationResult run(long flushes) {
         return run(flushes, null);
     }
@@ -111,6 +117,9 @@ public final class Simulator {
     /**
      * Runs {@code flushes} flushes, calling {@code listener} (if not null) after each flush and its merges.
      *
+     * @param flushes  the flushes to run, {@code >= 1}
+     * @param listener told of each step, or null
+     * @return the result
      * @throws IllegalArgumentException if {@code flushes < 1}, a size is negative, a trace (of sizes or reads) is
      *                                  too short, or the read cost does not fit in 64 bits
      */

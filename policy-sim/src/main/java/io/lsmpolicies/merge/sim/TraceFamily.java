@@ -32,12 +32,17 @@ public record TraceFamily(String name, SizeDistribution sizes, ReadPattern reads
             this.description = description;
         }
 
-        /** The distribution in words. */
+        /** {@return the distribution in words} */
         public String description() {
             return description;
         }
 
-        /** {@code n} sizes drawn with {@code seed}. */
+        /**
+         * {@return {@code n} sizes drawn with {@code seed}}
+         *
+         * @param n    how many sizes
+         * @param seed the seed
+         */
         public long[] draw(int n, long seed) {
             SplittableRandom random = new SplittableRandom(seed);
             long[] out = new long[n];
@@ -67,12 +72,20 @@ public record TraceFamily(String name, SizeDistribution sizes, ReadPattern reads
      *               each, and so on, the last phase lasting to the end
      */
     public record ReadPattern(String label, long[][] phases) {
-        /** Constant {@code r} reads after every flush. */
+        /**
+         * {@return constant {@code r} reads after every flush}
+         *
+         * @param r the reads after every flush
+         */
         public static ReadPattern constant(long r) {
             return new ReadPattern("r=" + r, new long[][] {{Long.MAX_VALUE, r}});
         }
 
-        /** The counts of {@code n} flushes. */
+        /**
+         * {@return the counts of {@code n} flushes}
+         *
+         * @param n how many flushes
+         */
         public long[] counts(int n) {
             long[] out = new long[n];
             int phase = 0;
@@ -89,7 +102,12 @@ public record TraceFamily(String name, SizeDistribution sizes, ReadPattern reads
         }
     }
 
-    /** The trace of seed {@code seed}, {@code n} flushes long: sizes then read counts. */
+    /**
+     * {@return the trace of seed {@code seed}, {@code n} flushes long: sizes then read counts}
+     *
+     * @param n    how many flushes
+     * @param seed the seed of the sizes
+     */
     public long[][] trace(int n, long seed) {
         return new long[][] {sizes.draw(n, seed), reads.counts(n)};
     }
@@ -98,6 +116,8 @@ public record TraceFamily(String name, SizeDistribution sizes, ReadPattern reads
      * The standard families: every size distribution with constant reads of 0, 1, 10, 100, 1,000 and 10,000 per
      * flush, and two phase patterns over 500 flushes: write-heavy, read-heavy and back ({@code 150x1, 200x1000,
      * 150x1}), and alternating quiet and read-heavy phases of 100 flushes ({@code 0, 100, 0, 10000, 0}).
+     *
+     * @return the families
      */
     public static List<TraceFamily> standard() {
         List<ReadPattern> patterns = new ArrayList<>();

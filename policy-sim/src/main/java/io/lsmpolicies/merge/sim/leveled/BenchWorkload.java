@@ -17,6 +17,9 @@ public record BenchWorkload(String name, String slug, WorkloadSpec spec, TreeSha
      * The main workloads: inserts only, then (if the update fraction is above 0) uniform and Zipfian updates.
      * With no update the update distribution plays no part, so the "0% x uniform" and "0% x Zipfian" cells of
      * the grid are one workload, run once. Deletes (if any) pick a live key uniformly in every workload.
+     *
+     * @param s the benchmark's settings
+     * @return the workloads
      */
     public static List<BenchWorkload> main(BenchmarkSettings s) {
         List<BenchWorkload> out = new ArrayList<>();
@@ -38,7 +41,11 @@ public record BenchWorkload(String name, String slug, WorkloadSpec spec, TreeSha
         return out;
     }
 
-    /** The small workload of the optimal search. */
+    /**
+     * {@return the small workload of the optimal search}
+     *
+     * @param s the benchmark's settings
+     */
     public static BenchWorkload small(BenchmarkSettings s) {
         WorkloadSpec spec = new WorkloadSpec(s.smallOperations(), s.smallUpdateFraction(), 0, s.smallDistribution(),
                 s.zipfTheta());

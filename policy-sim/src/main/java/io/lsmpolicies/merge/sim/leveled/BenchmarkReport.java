@@ -32,7 +32,12 @@ public final class BenchmarkReport {
     private BenchmarkReport() {
     }
 
-    /** Prints the table. */
+    /**
+     * Prints the table.
+     *
+     * @param out where to print
+     * @param r   the results
+     */
     public static void print(PrintWriter out, BenchmarkResults r) {
         BenchmarkSettings s = r.settings();
         out.printf(Locale.ROOT, "Picker benchmark: %d runs per workload, %d operations of %d-byte entries; %s%n",
@@ -162,7 +167,13 @@ public final class BenchmarkReport {
         return null;
     }
 
-    /** Writes the CSV files into {@code dir}, creating it; returns the files written. */
+    /**
+     * Writes the CSV files into {@code dir}, creating it; returns the files written.
+     *
+     * @param dir the directory
+     * @param r   the results
+     * @return the files written
+     */
     public static List<Path> writeCsv(Path dir, BenchmarkResults r) {
         List<Path> written = new ArrayList<>();
         try {

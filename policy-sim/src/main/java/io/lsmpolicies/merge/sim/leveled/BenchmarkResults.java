@@ -30,6 +30,18 @@ public record BenchmarkResults(BenchmarkSettings settings, List<BenchWorkload> w
     public record Failure(String workload, String contender, long seed, String message) {
     }
 
+    /**
+     * Copies the lists.
+     *
+     * @param settings   what was run
+     * @param workloads  the main workloads
+     * @param small      the small workload (null if the search was off)
+     * @param contenders contender labels, in order
+     * @param runs       one record per contender, workload and seed that finished
+     * @param searches   one record per seed of the small workload
+     * @param failures   runs that threw (a policy asked for a job the model refuses, say)
+     * @param seconds    wall-clock time of the whole benchmark
+     */
     public BenchmarkResults {
         workloads = List.copyOf(workloads);
         contenders = List.copyOf(contenders);
@@ -38,19 +50,29 @@ public record BenchmarkResults(BenchmarkSettings settings, List<BenchWorkload> w
         failures = List.copyOf(failures);
     }
 
-    /** Write amplifications of {@code contender} on {@code workload}, by seed. */
+    /**
+     * {@return write amplifications of {@code contender} on {@code workload}, by seed}
+     *
+     * @param workload  a workload
+     * @param contender a contender's label
+     */
     public double[] writeAmplifications(BenchWorkload workload, String contender) {
         return runs.stream().filter(r -> r.workload().slug().equals(workload.slug())
                 && r.contender().equals(contender)).mapToDouble(r -> r.result().writeAmplification()).toArray();
     }
 
-    /** The summary of {@code contender} on {@code workload}, or null if no run finished. */
+    /**
+     * {@return the summary of {@code contender} on {@code workload}, or null if no run finished}
+     *
+     * @param workload  a workload
+     * @param contender a contender's label
+     */
     public Summary summary(BenchWorkload workload, String contender) {
         double[] wa = writeAmplifications(workload, contender);
         return wa.length == 0 ? null : Summary.of(wa);
     }
 
-    /** Minimum write amplifications found by the search, by seed (only searches that found a schedule). */
+    /** {@return minimum write amplifications found by the search, by seed (only searches that found a schedule)} */
     public double[] optimalWriteAmplifications() {
         return searches.stream().filter(s -> s.result().found()).mapToDouble(s -> s.result().writeAmplification())
                 .toArray();

@@ -32,6 +32,9 @@ public final class BenchmarkRun {
      * Runs the benchmark.
      *
      * @param progress told one line per finished task (may be a no-op)
+     * @param s          the settings
+     * @param contenders the contenders
+     * @return the results
      * @throws IllegalArgumentException if a contender cannot be made for one of the shapes
      */
     public static BenchmarkResults run(BenchmarkSettings s, List<Contender> contenders, Consumer<String> progress) {

@@ -31,6 +31,27 @@ public record BenchmarkSettings(long entryBytes, int runs, long seed, int thread
         double smallUpdateFraction, UpdateDistribution smallDistribution, boolean search, TrivialMoves trivialMoves,
         long nodeLimit) {
 
+    /**
+     * Checks every setting.
+     *
+     * @param entryBytes          bytes per entry (the policies see bytes; write amplification does not depend on it)
+     * @param runs                runs (seeds) per workload
+     * @param seed                the first seed; run i uses {@code seed + i}
+     * @param threads             worker threads
+     * @param operations          operations of each main workload
+     * @param shape               tree sizes of the main workloads
+     * @param updateFraction      update share of the update workloads (the other workload has none)
+     * @param deleteFraction      delete share of every main workload (0 by default, as in the paper's workloads)
+     * @param zipfTheta           skew of the Zipfian updates
+     * @param smallOperations     operations of the small workload
+     * @param smallShape          tree sizes of the small workload
+     * @param smallUpdateFraction update share of the small workload
+     * @param smallDistribution   update distribution of the small workload
+     * @param search              whether to run the optimal search (and the small workload at all)
+     * @param trivialMoves        the search's trivial-move strategy
+     * @param nodeLimit           the search's node limit, per seed
+     * @throws IllegalArgumentException naming the setting and the value, if one is out of range
+     */
     public BenchmarkSettings {
         require(entryBytes >= 1, "entry bytes must be >= 1, was " + entryBytes);
         require(runs >= 1, "runs must be >= 1, was " + runs);
@@ -53,7 +74,7 @@ public record BenchmarkSettings(long entryBytes, int runs, long seed, int thread
         }
     }
 
-    /** A builder holding the defaults. */
+    /** {@return a builder holding the defaults} */
     public static Builder builder() {
         return new Builder();
     }
@@ -80,23 +101,188 @@ public record BenchmarkSettings(long entryBytes, int runs, long seed, int thread
         private Builder() {
         }
 
-        public Builder entryBytes(long v) { entryBytes = v; return this; }
-        public Builder runs(int v) { runs = v; return this; }
-        public Builder seed(long v) { seed = v; return this; }
-        public Builder threads(int v) { threads = v; return this; }
-        public Builder operations(int v) { operations = v; return this; }
-        public Builder shape(TreeShape v) { shape = v; return this; }
-        public Builder updateFraction(double v) { updateFraction = v; return this; }
-        public Builder deleteFraction(double v) { deleteFraction = v; return this; }
-        public Builder zipfTheta(double v) { zipfTheta = v; return this; }
-        public Builder smallOperations(int v) { smallOperations = v; return this; }
-        public Builder smallShape(TreeShape v) { smallShape = v; return this; }
-        public Builder smallUpdateFraction(double v) { smallUpdateFraction = v; return this; }
-        public Builder smallDistribution(UpdateDistribution v) { smallDistribution = v; return this; }
-        public Builder search(boolean v) { search = v; return this; }
-        public Builder trivialMoves(TrivialMoves v) { trivialMoves = v; return this; }
-        public Builder nodeLimit(long v) { nodeLimit = v; return this; }
+        /**
+         * Sets {@code entryBytes} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder entryBytes(long v) {
+            entryBytes = v;
+            return this;
+        }
 
+        /**
+         * Sets {@code runs} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder runs(int v) {
+            runs = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code seed} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder seed(long v) {
+            seed = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code threads} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder threads(int v) {
+            threads = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code operations} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder operations(int v) {
+            operations = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code shape} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder shape(TreeShape v) {
+            shape = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code updateFraction} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder updateFraction(double v) {
+            updateFraction = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code deleteFraction} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder deleteFraction(double v) {
+            deleteFraction = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code zipfTheta} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder zipfTheta(double v) {
+            zipfTheta = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code smallOperations} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder smallOperations(int v) {
+            smallOperations = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code smallShape} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder smallShape(TreeShape v) {
+            smallShape = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code smallUpdateFraction} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder smallUpdateFraction(double v) {
+            smallUpdateFraction = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code smallDistribution} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder smallDistribution(UpdateDistribution v) {
+            smallDistribution = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code search} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder search(boolean v) {
+            search = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code trivialMoves} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder trivialMoves(TrivialMoves v) {
+            trivialMoves = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code nodeLimit} (see the record's components).
+         *
+         * @param v the value
+         * @return this builder
+         */
+        public Builder nodeLimit(long v) {
+            nodeLimit = v;
+            return this;
+        }
+
+
+        /**
+         * {@return the settings}
+         *
+         * @throws IllegalArgumentException naming the setting and the value, if one is out of range
+         */
         public BenchmarkSettings build() {
             return new BenchmarkSettings(entryBytes, runs, seed, threads, operations, shape, updateFraction,
                     deleteFraction, zipfTheta,

@@ -14,6 +14,14 @@ import java.util.function.Function;
  */
 public record Contender(String label, String source, Function<TreeShape, MergePolicy> maker) {
 
+    /**
+     * Checks the label and the maker.
+     *
+     * @param label  how tables, CSV files and plots name it, e.g. {@code round-robin}
+     * @param source where it comes from, e.g. the spec template it is made from
+     * @param maker  makes the policy for a shape; may throw {@code IllegalArgumentException} if the shape's sizes are
+     *               not accepted
+     */
     public Contender {
         if (label == null || label.isBlank() || label.contains(",")) {
             throw new IllegalArgumentException("a contender needs a label without commas, was '" + label + "'");
@@ -23,7 +31,11 @@ public record Contender(String label, String source, Function<TreeShape, MergePo
         }
     }
 
-    /** The policy for {@code shape}. */
+    /**
+     * {@return the policy for {@code shape}}
+     *
+     * @param shape the tree's shape
+     */
     public MergePolicy make(TreeShape shape) {
         return maker.apply(shape);
     }

@@ -25,7 +25,7 @@ public final class FlushSequence {
      * @param clock      the logical time of the flush: the sequence number of the MemTable's last operation
      */
     public record Flush(long index, int[] keys, long[] sequences, boolean[] tombstones, long clock) {
-        /** Number of entries (distinct keys). */
+        /** {@return number of entries (distinct keys)} */
         public int entries() {
             return keys.length;
         }
@@ -50,6 +50,9 @@ public final class FlushSequence {
     /**
      * Cuts {@code workload} into MemTables of {@code memtableOperations} operations.
      *
+     * @param workload           the workload
+     * @param memtableOperations operations per MemTable
+     * @return the flushes
      * @throws IllegalArgumentException if {@code memtableOperations < 1}
      */
     public static FlushSequence of(Workload workload, int memtableOperations) {
@@ -76,40 +79,55 @@ public final class FlushSequence {
         return new FlushSequence(workload, memtableOperations, out);
     }
 
+    /** {@return the workload cut into flushes} */
     public Workload workload() {
         return workload;
     }
 
+    /** {@return the operations per MemTable} */
     public int memtableOperations() {
         return memtableOperations;
     }
 
-    /** The flushes, in order. */
+    /** {@return the flushes, in order} */
     public List<Flush> flushes() {
         return flushes;
     }
 
-    /** Number of flushes. */
+    /** {@return number of flushes} */
     public int size() {
         return flushes.size();
     }
 
-    /** Flush {@code i}, 0-based. */
+    /**
+     * {@return flush {@code i}, 0-based}
+     *
+     * @param i the flush's index
+     */
     public Flush get(int i) {
         return flushes.get(i);
     }
 
-    /** Entries written by all flushes. */
+    /**
+     * Entries written by all flushes.
+     *
+     * @return the entries
+     */
     public long flushedEntries() {
         return remaining[0];
     }
 
-    /** Entries written by flushes {@code from, from + 1, ...} (0-based); 0 when {@code from == size()}. */
+    /**
+     * Entries written by flushes {@code from, from + 1, ...} (0-based); 0 when {@code from == size()}.
+     *
+     * @param from the first flush, 0-based
+     * @return the entries
+     */
     public long entriesFrom(int from) {
         return remaining[from];
     }
 
-    /** Number of operations, each of which ingests one entry. */
+    /** {@return number of operations, each of which ingests one entry} */
     public long operations() {
         return workload.size();
     }

@@ -27,6 +27,15 @@ import io.lsmpolicies.merge.spi.TreeView;
  */
 public record LevelScoring(int sizeRatio, int l0Trigger, long baseLevelBytes, int levels) {
 
+    /**
+     * Checks the shape.
+     *
+     * @param sizeRatio      T, {@code >= 2}
+     * @param l0Trigger      level-0 file count that triggers a level-0 compaction, {@code >= 1}
+     * @param baseLevelBytes target bytes of level 1, {@code >= 1}
+     * @param levels         number of levels including level 0, {@code >= 2}
+     * @throws IllegalArgumentException naming the value, if one is out of range
+     */
     public LevelScoring {
         if (sizeRatio < 2) {
             throw new IllegalArgumentException("size ratio must be >= 2, was " + sizeRatio);
@@ -42,7 +51,11 @@ public record LevelScoring(int sizeRatio, int l0Trigger, long baseLevelBytes, in
         }
     }
 
-    /** Target bytes of level {@code n >= 1} (saturating at {@code Long.MAX_VALUE}). */
+    /**
+     * {@return target bytes of level {@code n >= 1} (saturating at {@code Long.MAX_VALUE})}
+     *
+     * @param n a level, {@code >= 1}
+     */
     public long targetBytes(int n) {
         if (n < 1) {
             throw new IllegalArgumentException("only levels >= 1 have a byte target, asked " + n);
@@ -54,7 +67,12 @@ public record LevelScoring(int sizeRatio, int l0Trigger, long baseLevelBytes, in
         return t;
     }
 
-    /** The score of level {@code n} of {@code view} (0 for the last level and for levels past the view). */
+    /**
+     * {@return the score of level {@code n} of {@code view} (0 for the last level and for levels past the view)}
+     *
+     * @param view the tree
+     * @param n    a level
+     */
     public double score(TreeView view, int n) {
         if (n >= levels - 1 || n >= view.levelCount()) {
             return 0;
@@ -76,7 +94,11 @@ public record LevelScoring(int sizeRatio, int l0Trigger, long baseLevelBytes, in
         return (double) bytes / targetBytes(n);
     }
 
-    /** The level to compact in {@code view}, or -1 if no score reaches 1. */
+    /**
+     * {@return the level to compact in {@code view}, or -1 if no score reaches 1}
+     *
+     * @param view the tree
+     */
     public int levelToCompact(TreeView view) {
         int best = -1;
         double bestScore = 1.0;
@@ -90,7 +112,11 @@ public record LevelScoring(int sizeRatio, int l0Trigger, long baseLevelBytes, in
         return best;
     }
 
-    /** The level to compact in {@code tree}, or -1; the same rule, without building a view. */
+    /**
+     * {@return the level to compact in {@code tree}, or -1; the same rule, without building a view}
+     *
+     * @param tree the model tree
+     */
     public int levelToCompact(ModelTree tree) {
         int best = -1;
         double bestScore = 1.0;

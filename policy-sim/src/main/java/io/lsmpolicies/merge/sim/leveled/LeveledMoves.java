@@ -26,7 +26,12 @@ public final class LeveledMoves {
     private LeveledMoves() {
     }
 
-    /** The one level-0 compaction of {@code view}. REQUIRES: level 0 is not empty. */
+    /**
+     * {@return the one level-0 compaction of {@code view}} REQUIRES: level 0 is not empty.
+     *
+     * @param view the tree
+     * @param cut  how the output is cut
+     */
     public static MergeJob level0(TreeView view, OutputCut cut) {
         List<SSTableInfo> inputs = new ArrayList<>();
         Key min = null;
@@ -55,6 +60,11 @@ public final class LeveledMoves {
     /**
      * The compaction of file {@code index} (0-based, by key) of level {@code level >= 1} into the level below.
      *
+     * @param view  the tree
+     * @param level a level, {@code >= 1}
+     * @param index the file's index in the level, by key
+     * @param cut   how the output is cut
+     * @return the job
      * @throws IllegalArgumentException if the level has no such file
      */
     public static MergeJob file(TreeView view, int level, int index, OutputCut cut) {
@@ -77,7 +87,13 @@ public final class LeveledMoves {
                 + below.size() + " overlapping files");
     }
 
-    /** Every compaction of level {@code level}: the one level-0 job, or one job per file of a deeper level. */
+    /**
+     * {@return every compaction of level {@code level}: the one level-0 job, or one job per file of a deeper level}
+     *
+     * @param view  the tree
+     * @param level a level
+     * @param cut   how the output is cut
+     */
     public static List<MergeJob> candidates(TreeView view, int level, OutputCut cut) {
         if (level == 0) {
             return List.of(level0(view, cut));
@@ -89,7 +105,12 @@ public final class LeveledMoves {
         return out;
     }
 
-    /** The files of level {@code level >= 1}, ascending by key (empty past the deepest level). */
+    /**
+     * {@return the files of level {@code level >= 1}, ascending by key (empty past the deepest level)}
+     *
+     * @param view  the tree
+     * @param level a level, {@code >= 1}
+     */
     public static List<SSTableInfo> files(TreeView view, int level) {
         if (level >= view.levelCount()) {
             return List.of();
@@ -102,7 +123,15 @@ public final class LeveledMoves {
         return out;
     }
 
-    /** Files of level {@code level} whose key range meets {@code [min, max]}, ascending by key. */
+    /**
+     * Files of level {@code level} whose key range meets {@code [min, max]}, ascending by key.
+     *
+     * @param view  the tree
+     * @param level a level
+     * @param min   the smallest key of the range
+     * @param max   the largest key of the range
+     * @return the files
+     */
     public static List<SSTableInfo> overlapping(TreeView view, int level, Key min, Key max) {
         List<SSTableInfo> out = new ArrayList<>();
         for (SSTableInfo t : files(view, level)) {

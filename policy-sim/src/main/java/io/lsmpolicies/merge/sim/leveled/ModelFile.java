@@ -69,7 +69,11 @@ public final class ModelFile {
                 .lastAccessMillis(created).oldestTombstoneMillis(oldestTombstone).build();
     }
 
-    /** The policy-visible key of {@code k}: {@link #keyBytes}. REQUIRES {@code k >= 0}. */
+    /**
+     * {@return the policy-visible key of {@code k}: {@link #keyBytes}} REQUIRES {@code k >= 0}.
+     *
+     * @param k a key, {@code >= 0}
+     */
     public static Key key(int k) {
         return Key.of(keyBytes(k));
     }
@@ -79,7 +83,11 @@ public final class ModelFile {
         return new byte[] {(byte) (k >>> 24), (byte) (k >>> 16), (byte) (k >>> 8), (byte) k};
     }
 
-    /** The integer of a 4-byte key made by {@link #key(int)}. */
+    /**
+     * {@return the integer of a 4-byte key made by {@link #key(int)}}
+     *
+     * @param key a key made by {@link #key(int)}
+     */
     public static int intOf(Key key) {
         byte[] b = key.toByteArray();
         if (b.length != 4) {
@@ -88,46 +96,73 @@ public final class ModelFile {
         return ((b[0] & 0xff) << 24) | ((b[1] & 0xff) << 16) | ((b[2] & 0xff) << 8) | (b[3] & 0xff);
     }
 
+    /** {@return the file's id, its SSTable id} */
     public long id() {
         return id;
     }
 
-    /** What policies see: bytes = entries x entry size, real key range, sequences, flushes, times. */
+    /** {@return what policies see: bytes = entries x entry size, real key range, sequences, flushes, times} */
     public SSTableInfo info() {
         return info;
     }
 
-    /** Number of entries. */
+    /** {@return number of entries} */
     public int size() {
         return keys.length;
     }
 
+    /**
+     * {@return the key of entry {@code i}, ascending}
+     *
+     * @param i an entry's index
+     */
     public int keyAt(int i) {
         return keys[i];
     }
 
+    /**
+     * {@return the sequence number of entry {@code i}}
+     *
+     * @param i an entry's index
+     */
     public long sequenceAt(int i) {
         return sequences[i];
     }
 
+    /**
+     * {@return whether entry {@code i} is a tombstone}
+     *
+     * @param i an entry's index
+     */
     public boolean tombstoneAt(int i) {
         return tombstones[i];
     }
 
+    /** {@return the smallest key} */
     public int minKey() {
         return keys[0];
     }
 
+    /** {@return the largest key} */
     public int maxKey() {
         return keys[keys.length - 1];
     }
 
-    /** Whether the key ranges {@code [minKey, maxKey]} of the two files intersect. */
+    /**
+     * {@return whether the key ranges {@code [minKey, maxKey]} of the two files intersect}
+     *
+     * @param other another file
+     */
     public boolean overlaps(ModelFile other) {
         return overlaps(other.minKey(), other.maxKey());
     }
 
-    /** Whether {@code [min, max]} intersects this file's key range. */
+    /**
+     * {@return whether {@code [min, max]} intersects this file's key range}
+     *
+     * @param min the smallest key of the range
+     * @param max the largest key of the range
+     */
     public boolean overlaps(int min, int max) {
         return minKey() <= max && min <= maxKey();
     }

@@ -20,7 +20,11 @@ public record ModelResult(String policy, String workload, long ingestedBytes, lo
         long compactionBytes, long compactionReadBytes, long compactions, long trivialMoves, int levels,
         long finalBytes) {
 
-    /** Bytes written to storage: flushes plus compaction outputs. */
+    /**
+     * Bytes written to storage: flushes plus compaction outputs.
+     *
+     * @return the bytes
+     */
     public long writtenBytes() {
         return flushBytes + compactionBytes;
     }
@@ -28,12 +32,14 @@ public record ModelResult(String policy, String workload, long ingestedBytes, lo
     /**
      * Write amplification as Wei et al. (EDBT 2025, Sect. 3) measure it: bytes written by flushes and compactions
      * over the bytes ingested ({@code Put()} calls; no write-ahead log in either).
+     *
+     * @return the write amplification
      */
     public double writeAmplification() {
         return (double) writtenBytes() / ingestedBytes;
     }
 
-    /** The same written bytes over the bytes flushed: 1 + compaction bytes / flush bytes. */
+    /** {@return the same written bytes over the bytes flushed: 1 + compaction bytes / flush bytes} */
     public double writeAmplificationOverFlushed() {
         return (double) writtenBytes() / flushBytes;
     }

@@ -30,6 +30,8 @@ public final class ModelRunner {
      * ({@link ModelTree#apply} refuses them job by job): {@code delayed} with {@code vct > 0}. With {@code vct = 0}
      * it is exactly its wrapped policy, and runs.
      *
+     * @param policy the policy
+     * @param label  its label, for the message
      * @throws IllegalArgumentException naming the policy and what to do instead
      */
     public static void requireRealMerges(MergePolicy policy, String label) {
@@ -40,7 +42,15 @@ public final class ModelRunner {
         }
     }
 
-    /** Runs {@code policy} over {@code flushes} with entries of {@code entryBytes} bytes. */
+    /**
+     * Runs {@code policy} over {@code flushes} with entries of {@code entryBytes} bytes.
+     *
+     * @param policy     the policy
+     * @param label      its label, for the result
+     * @param flushes    the flushes
+     * @param entryBytes bytes per entry
+     * @return the result
+     */
     public static ModelResult run(MergePolicy policy, String label, FlushSequence flushes, long entryBytes) {
         return run(policy, label, flushes, new ModelTree(entryBytes), null);
     }
@@ -50,6 +60,11 @@ public final class ModelRunner {
      * with each job and its outcome, after applying it.
      *
      * @param tree an empty tree
+     * @param policy   the policy
+     * @param label    its label, for the result
+     * @param flushes  the flushes
+     * @param listener told of each job and its outcome, or null
+     * @return the result
      * @throws IllegalArgumentException if {@code tree} is not empty, or the policy asks for virtual merges
      *                                  ({@link #requireRealMerges})
      * @throws IllegalStateException naming the policy and flush if a job cannot run or the policy never settles

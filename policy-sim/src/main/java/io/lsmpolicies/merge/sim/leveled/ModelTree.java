@@ -50,6 +50,7 @@ public final class ModelTree {
     /**
      * An empty tree whose entries are {@code entryBytes} bytes each.
      *
+     * @param entryBytes bytes per entry
      * @throws IllegalArgumentException if {@code entryBytes < 1}
      */
     public ModelTree(long entryBytes) {
@@ -72,21 +73,31 @@ public final class ModelTree {
         this.clock = other.clock;
     }
 
-    /** An independent copy (the files themselves are shared: they are immutable). */
+    /** {@return an independent copy (the files themselves are shared: they are immutable)} */
     public ModelTree copy() {
         return new ModelTree(this);
     }
 
+    /** {@return the bytes per entry} */
     public long entryBytes() {
         return entryBytes;
     }
 
-    /** Operations ingested so far (the clock of the last flush). */
+    /**
+     * Operations ingested so far (the clock of the last flush).
+     *
+     * @return the operations
+     */
     public long clock() {
         return clock;
     }
 
-    /** Installs {@code flush} as the newest file of level 0 and advances the clock to its time. */
+    /**
+     * Installs {@code flush} as the newest file of level 0 and advances the clock to its time.
+     *
+     * @param flush the flush
+     * @return the new file
+     */
     public ModelFile flush(FlushSequence.Flush flush) {
         clock = flush.clock();
         ModelFile file = new ModelFile(nextId++, flush.keys(), flush.sequences(), flush.tombstones(), flush.index(),
@@ -98,6 +109,8 @@ public final class ModelTree {
     /**
      * Runs {@code job} on this tree (see the class comment for the rules).
      *
+     * @param job the job
+     * @return what it did
      * @throws IllegalStateException if the job is not one this tree can run; the tree is then unusable
      */
     public JobOutcome apply(MergeJob job) {
@@ -133,12 +146,16 @@ public final class ModelTree {
         return new JobOutcome(MergeKind.REAL, job.outputLevel(), read, written, outputs);
     }
 
-    /** Level {@code n}'s files (empty past the deepest level): level 0 newest first, deeper levels by key. */
+    /**
+     * {@return level {@code n}'s files (empty past the deepest level): level 0 newest first, deeper levels by key}
+     *
+     * @param n a level
+     */
     public List<ModelFile> level(int n) {
         return n < levels.size() ? Collections.unmodifiableList(levels.get(n)) : List.of();
     }
 
-    /** Number of levels up to the deepest non-empty one (at least 1: level 0 always exists). */
+    /** {@return number of levels up to the deepest non-empty one (at least 1: level 0 always exists)} */
     public int levelCount() {
         int n = levels.size();
         while (n > 1 && levels.get(n - 1).isEmpty()) {
@@ -147,7 +164,11 @@ public final class ModelTree {
         return n;
     }
 
-    /** Total bytes of level {@code n}. */
+    /**
+     * {@return total bytes of level {@code n}}
+     *
+     * @param n a level
+     */
     public long levelBytes(int n) {
         long sum = 0;
         for (ModelFile f : level(n)) {
@@ -159,6 +180,8 @@ public final class ModelTree {
     /**
      * The policies' view: one run per level-0 file (newest first), one sorted run per deeper level, no trailing
      * empty level, nothing marked compacting (the model runs every job before asking again).
+     *
+     * @return the view
      */
     public TreeView view() {
         int count = levelCount();
@@ -218,6 +241,7 @@ public final class ModelTree {
      * looks at first must hold the newer version. A job that moves or writes data past older versions of the
      * same keys (below them, or above newer ones) breaks this.
      *
+     * @param files the files to check
      * @throws IllegalStateException naming the key, the files and their levels
      */
     public void checkReadOrder(List<ModelFile> files) {
@@ -274,7 +298,10 @@ public final class ModelTree {
         return null;
     }
 
-    /** What a reader sees: the newest version's sequence number of every key whose newest version is not a delete. */
+    /**
+     * {@return what a reader sees: the newest version's sequence number of every key whose newest version is not
+     * a delete}
+     */
     public Map<Integer, Long> visibleVersions() {
         Map<Integer, Long> newest = new HashMap<>();
         Map<Integer, Boolean> deleted = new HashMap<>();

@@ -103,7 +103,14 @@ public final class OptimalSearch {
         return floor;
     }
 
-    /** Searches the schedules of {@code flushes}, with entries of {@code entryBytes} bytes. */
+    /**
+     * Searches the schedules of {@code flushes}, with entries of {@code entryBytes} bytes.
+     *
+     * @param flushes    the flushes
+     * @param entryBytes bytes per entry
+     * @param settings   the search's settings
+     * @return the result
+     */
     public static SearchResult run(FlushSequence flushes, long entryBytes, SearchSettings settings) {
         OptimalSearch s = new OptimalSearch(flushes, entryBytes, settings);
         s.explore(new ModelTree(entryBytes), 0, 0);

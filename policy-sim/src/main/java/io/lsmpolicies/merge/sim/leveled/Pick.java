@@ -17,7 +17,7 @@ import io.lsmpolicies.merge.spi.MergeKind;
 public record Pick(long afterFlush, int level, int fileIndex, int candidates, int minKey, int maxKey, MergeKind kind,
         long bytesWritten) {
 
-    /** Whether the search had a choice here. */
+    /** {@return whether the search had a choice here} */
     public boolean choice() {
         return candidates > 1;
     }

@@ -165,12 +165,17 @@ public final class PickerBenchmark implements Callable<Integer> {
     @Option(names = "--list", description = "Print the contenders and their specs, then exit.")
     private boolean list;
 
+    /**
+     * Runs the command line (see the class comment) and exits with its status.
+     *
+     * @param args the command-line arguments
+     */
     public static void main(String[] args) {
         System.setProperty("java.awt.headless", "true");
         System.exit(commandLine().execute(args));
     }
 
-    /** The configured command line (error handling included); tests call {@code execute} on it. */
+    /** {@return the configured command line (error handling included); tests call {@code execute} on it} */
     public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new PickerBenchmark());
         cl.setCaseInsensitiveEnumValuesAllowed(true);

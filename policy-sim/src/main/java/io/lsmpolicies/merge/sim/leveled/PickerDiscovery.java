@@ -14,6 +14,9 @@ public final class PickerDiscovery {
      * The accepted names of parameter {@code parameter} of policy {@code policy}, in the order its help lists
      * them.
      *
+     * @param policy    a registered policy's name
+     * @param parameter one of its choice parameters
+     * @return the names
      * @throws IllegalArgumentException if no such policy is registered, or it has no such choice parameter
      */
     public static List<String> discover(String policy, String parameter) {

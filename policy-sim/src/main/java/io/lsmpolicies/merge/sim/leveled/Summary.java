@@ -20,6 +20,8 @@ public record Summary(int count, double min, double q1, double mean, double q3, 
     /**
      * The summary of {@code values}.
      *
+     * @param values the values
+     * @return the summary
      * @throws IllegalArgumentException if there is no value or a value is not finite
      */
     public static Summary of(double... values) {
@@ -38,7 +40,7 @@ public record Summary(int count, double min, double q1, double mean, double q3, 
         return new Summary(v.length, v[0], quantile(v, 0.25), sum / v.length, quantile(v, 0.75), v[v.length - 1]);
     }
 
-    /** (Q3 - Q1) / 2. */
+    /** {@return (Q3 - Q1) / 2} */
     public double quartileDeviation() {
         return (q3 - q1) / 2;
     }

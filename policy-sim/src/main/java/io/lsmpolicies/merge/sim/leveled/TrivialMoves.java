@@ -21,7 +21,7 @@ public enum TrivialMoves {
         this.label = label;
     }
 
-    /** The command-line and report name, e.g. {@code non-skip}. */
+    /** {@return the command-line and report name, e.g. {@code non-skip}} */
     public String label() {
         return label;
     }
@@ -29,6 +29,8 @@ public enum TrivialMoves {
     /**
      * The strategy named {@code label}.
      *
+     * @param label the strategy's name
+     * @return the strategy
      * @throws IllegalArgumentException listing the names if there is none
      */
     public static TrivialMoves of(String label) {

@@ -30,7 +30,13 @@ public final class WaBoxPlot {
     private WaBoxPlot() {
     }
 
-    /** Writes the panels and the grid into {@code dir}; returns the files written. */
+    /**
+     * Writes the panels and the grid into {@code dir}; returns the files written.
+     *
+     * @param dir the directory
+     * @param r   the results
+     * @return the files written
+     */
     public static List<Path> write(Path dir, BenchmarkResults r) {
         List<BoxChart> charts = new ArrayList<>();
         List<String> slugs = new ArrayList<>();

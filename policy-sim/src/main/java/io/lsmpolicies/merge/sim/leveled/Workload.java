@@ -40,7 +40,12 @@ public final class Workload {
         this.kinds = kinds.clone();
     }
 
-    /** A workload of inserts and updates (no delete) of {@code keys}, in order; convenient in tests. */
+    /**
+     * {@return a workload of inserts and updates (no delete) of {@code keys}, in order; convenient in tests}
+     *
+     * @param description the workload's description
+     * @param keys        the keys, one operation each
+     */
     public static Workload ofWrites(String description, int... keys) {
         OperationKind[] kinds = new OperationKind[keys.length];
         Set<Integer> seen = new HashSet<>();
@@ -50,31 +55,48 @@ public final class Workload {
         return new Workload(description, keys, kinds);
     }
 
+    /** {@return the workload's description} */
     public String description() {
         return description;
     }
 
-    /** Number of operations. */
+    /** {@return number of operations} */
     public int size() {
         return keys.length;
     }
 
-    /** The key of operation {@code i} (0-based). */
+    /**
+     * {@return the key of operation {@code i} (0-based)}
+     *
+     * @param i an operation's index
+     */
     public int key(int i) {
         return keys[i];
     }
 
-    /** The kind of operation {@code i} (0-based). */
+    /**
+     * {@return the kind of operation {@code i} (0-based)}
+     *
+     * @param i an operation's index
+     */
     public OperationKind kind(int i) {
         return kinds[i];
     }
 
-    /** The sequence number of operation {@code i}: {@code i + 1}. */
+    /**
+     * {@return the sequence number of operation {@code i}: {@code i + 1}}
+     *
+     * @param i an operation's index
+     */
     public static long sequence(int i) {
         return i + 1L;
     }
 
-    /** How many operations are of {@code kind}. */
+    /**
+     * {@return how many operations are of {@code kind}}
+     *
+     * @param kind a kind of operation
+     */
     public long count(OperationKind kind) {
         return Arrays.stream(kinds).filter(k -> k == kind).count();
     }

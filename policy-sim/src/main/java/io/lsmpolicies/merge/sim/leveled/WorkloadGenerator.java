@@ -22,7 +22,12 @@ public final class WorkloadGenerator {
     private WorkloadGenerator() {
     }
 
-    /** The workload of {@code spec} for {@code seed}. */
+    /**
+     * {@return the workload of {@code spec} for {@code seed}}
+     *
+     * @param spec the workload's specification
+     * @param seed the seed
+     */
     public static Workload generate(WorkloadSpec spec, long seed) {
         SplittableRandom random = new SplittableRandom(seed);
         int n = spec.operations();

@@ -16,6 +16,16 @@ import java.util.Locale;
 public record WorkloadSpec(int operations, double updateFraction, double deleteFraction,
         UpdateDistribution distribution, double zipfTheta) {
 
+    /**
+     * Checks the fractions.
+     *
+     * @param operations     number of operations, {@code >= 1}
+     * @param updateFraction probability of an update, in [0, 1]
+     * @param deleteFraction probability of a delete, in [0, 1], with {@code updateFraction + deleteFraction <= 1}
+     * @param distribution   which live key an update goes to (deletes always pick uniformly)
+     * @param zipfTheta      skew of {@link UpdateDistribution#ZIPFIAN}, in (0, 1); ignored for uniform
+     * @throws IllegalArgumentException naming the value, if one is out of range
+     */
     public WorkloadSpec {
         if (operations < 1) {
             throw new IllegalArgumentException("workload operations must be >= 1, was " + operations);
@@ -35,22 +45,40 @@ public record WorkloadSpec(int operations, double updateFraction, double deleteF
         }
     }
 
-    /** Inserts only. */
+    /**
+     * Inserts only.
+     *
+     * @param operations number of operations
+     * @return the specification
+     */
     public static WorkloadSpec insertOnly(int operations) {
         return new WorkloadSpec(operations, 0, 0, UpdateDistribution.UNIFORM, ZipfianGenerator.YCSB_THETA);
     }
 
-    /** Inserts and uniform updates. */
+    /**
+     * Inserts and uniform updates.
+     *
+     * @param operations     number of operations
+     * @param updateFraction probability of an update
+     * @return the specification
+     */
     public static WorkloadSpec uniformUpdates(int operations, double updateFraction) {
         return new WorkloadSpec(operations, updateFraction, 0, UpdateDistribution.UNIFORM, ZipfianGenerator.YCSB_THETA);
     }
 
-    /** Inserts and Zipfian updates with skew {@code theta}. */
+    /**
+     * Inserts and Zipfian updates with skew {@code theta}.
+     *
+     * @param operations     number of operations
+     * @param updateFraction probability of an update
+     * @param theta          the Zipfian skew, in (0, 1)
+     * @return the specification
+     */
     public static WorkloadSpec zipfianUpdates(int operations, double updateFraction, double theta) {
         return new WorkloadSpec(operations, updateFraction, 0, UpdateDistribution.ZIPFIAN, theta);
     }
 
-    /** A short description, e.g. {@code 50% updates zipfian(0.99)} or {@code inserts only}. */
+    /** {@return a short description, e.g. {@code 50% updates zipfian(0.99)} or {@code inserts only}} */
     public String describe() {
         if (updateFraction == 0 && deleteFraction == 0) {
             return "inserts only";

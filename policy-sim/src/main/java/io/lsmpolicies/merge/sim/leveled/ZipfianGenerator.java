@@ -38,6 +38,7 @@ public final class ZipfianGenerator {
         this.zeta2 = 1.0 + Math.pow(0.5, theta);
     }
 
+    /** {@return the skew} */
     public double theta() {
         return theta;
     }
@@ -46,6 +47,8 @@ public final class ZipfianGenerator {
      * A rank in {@code [0, itemCount)}; rank 0 is the most likely.
      *
      * @param itemCount the current number of items, {@code >= 1} and never smaller than at an earlier call
+     * @param random    the random source
+     * @return the rank
      * @throws IllegalArgumentException if {@code itemCount} is below 1 or below an earlier item count
      */
     public long next(SplittableRandom random, long itemCount) {
@@ -62,7 +65,12 @@ public final class ZipfianGenerator {
         return Math.min(Math.max(rank, 0), items - 1);
     }
 
-    /** The exact probability of {@code rank} among {@code itemCount} items; for tests and reports. */
+    /**
+     * {@return the exact probability of {@code rank} among {@code itemCount} items; for tests and reports}
+     *
+     * @param rank      a rank
+     * @param itemCount the number of items
+     */
     public double probability(long rank, long itemCount) {
         double z = 0;
         for (long i = 1; i <= itemCount; i++) {
