@@ -16,7 +16,12 @@ public final class ByteSizes {
     private ByteSizes() {
     }
 
-    /** @throws IllegalArgumentException saying what was wrong and what is accepted */
+    /**
+     * @throws IllegalArgumentException saying what was wrong and what is accepted
+     *
+     * @param text a size: bytes, or a number with KB, MB, GB or TB (binary units)
+     * @return the size in bytes
+     */
     public static long parse(String text) {
         Matcher m = SIZE.matcher(text.toLowerCase(Locale.ROOT));
         if (!m.matches()) {

@@ -10,6 +10,9 @@ public final class Bytes {
     /**
      * Reads a u32 length and that many bytes.
      *
+     * @param in   the buffer
+     * @param what what the bytes are, for the error message
+     * @return the bytes read
      * @throws IllegalArgumentException naming {@code what} if the length is negative or runs past the buffer
      */
     public static byte[] lengthPrefixed(ByteBuffer in, String what) {

@@ -37,9 +37,19 @@ public final class CorruptionException extends IOException {
     }
 
     private final transient Path file;
+    /** The byte offset of the record, page or header that failed. */
     private final long offset;
+    /** What kind of damage it is. */
     private final Code code;
 
+    /**
+     * Damage found in a file.
+     *
+     * @param file     the damaged file
+     * @param offset the byte offset of the record, page or header that failed
+     * @param code     what kind of damage it is
+     * @param detail what was found, for the message
+     */
     public CorruptionException(Path file, long offset, Code code, String detail) {
         super(file + " at offset " + offset + ": " + code + ": " + detail);
         this.file = file;
@@ -47,15 +57,17 @@ public final class CorruptionException extends IOException {
         this.code = code;
     }
 
+    /** {@return the damaged file} */
     public Path file() {
         return file;
     }
 
-    /** Byte offset in {@link #file()} of the record, page or header that failed. */
+    /** {@return byte offset in {@link #file()} of the record, page or header that failed} */
     public long offset() {
         return offset;
     }
 
+    /** {@return what kind of damage it is} */
     public Code code() {
         return code;
     }

@@ -103,6 +103,9 @@ public final class LsmStore implements Closeable {
     /**
      * Opens the store in {@code dir}, creating it (and the directory) if it holds no store.
      *
+     * @param dir     the store directory
+     * @param options the store's options
+     * @return the open store
      * @throws CorruptionException if the manifest, a WAL segment or an SSTable it must open is damaged, of an
      *                             unknown format version, or a live SSTable is missing; or ({@code MISSING_FILE})
      *                             if {@code dir} holds a store's files but no CURRENT (nothing is deleted; see
@@ -118,6 +121,12 @@ public final class LsmStore implements Closeable {
      * As {@link #open(Path, StoreOptions)}, with every file operation of the store going through {@code files}
      * (whose device and rate limit then apply instead of the options'): the seam where tests inject faults
      * and simulate power loss.
+     *
+     * @param dir     the store directory
+     * @param options the store's options
+     * @param files   the file layer every file operation goes through
+     * @return the open store
+     * @throws IOException if an I/O operation fails
      */
     public static LsmStore open(Path dir, StoreOptions options, FileLayer files) throws IOException {
         return Recovery.open(dir, options, files);
@@ -132,6 +141,9 @@ public final class LsmStore implements Closeable {
      * read-only cannot be opened for writing. Every write, {@link #flush} and {@link #compactAll} throws
      * {@link IllegalStateException}. The policy in {@code options} is not consulted.
      *
+     * @param dir     the store directory
+     * @param options the store's options
+     * @return the store, read-only
      * @throws java.nio.file.NoSuchFileException if {@code dir} holds no store (no CURRENT)
      * @throws CorruptionException as {@link #open(Path, StoreOptions)}, for what it reads
      * @throws IOException         if the store is open for writing, or an I/O operation fails
@@ -140,7 +152,15 @@ public final class LsmStore implements Closeable {
         return openReadOnly(dir, options, FileLayer.of(options.device(), options.writeBytesPerSecond()));
     }
 
-    /** As {@link #openReadOnly(Path, StoreOptions)}, reading through {@code files}. */
+    /**
+     * As {@link #openReadOnly(Path, StoreOptions)}, reading through {@code files}.
+     *
+     * @param dir     the store directory
+     * @param options the store's options
+     * @param files   the file layer every file operation goes through
+     * @return the store, read-only
+     * @throws IOException if an I/O operation fails
+     */
     public static LsmStore openReadOnly(Path dir, StoreOptions options, FileLayer files) throws IOException {
         return Recovery.openReadOnly(dir, options, files);
     }
@@ -152,17 +172,34 @@ public final class LsmStore implements Closeable {
 
     // ------------------------------------------------------------------------------------------------ writes
 
-    /** Inserts or replaces the value of {@code key}. */
+    /**
+     * Inserts or replaces the value of {@code key}.
+     *
+     * @param key   the key
+     * @param value the value
+     * @throws IOException if an I/O operation fails
+     */
     public void put(byte[] key, byte[] value) throws IOException {
         write(new WriteBatch().put(key, value));
     }
 
-    /** Same as {@link #put}: the store's writes are upserts (AsterixDB's name). */
+    /**
+     * Same as {@link #put}: the store's writes are upserts (AsterixDB's name).
+     *
+     * @param key   the key
+     * @param value the value
+     * @throws IOException if an I/O operation fails
+     */
     public void upsert(byte[] key, byte[] value) throws IOException {
         put(key, value);
     }
 
-    /** Deletes {@code key} (a tombstone; absent keys may be deleted). */
+    /**
+     * Deletes {@code key} (a tombstone; absent keys may be deleted).
+     *
+     * @param key the key
+     * @throws IOException if an I/O operation fails
+     */
     public void delete(byte[] key) throws IOException {
         write(new WriteBatch().delete(key));
     }
@@ -170,6 +207,7 @@ public final class LsmStore implements Closeable {
     /**
      * Applies {@code batch} atomically. The batch gets its sequence numbers here; do not reuse it.
      *
+     * @param batch the operations
      * @throws IllegalArgumentException if a key or value exceeds its limit (nothing is written)
      * @throws IOException              if the WAL write fails, or the store stopped after a background failure
      */
@@ -181,6 +219,8 @@ public final class LsmStore implements Closeable {
      * The first failure that stopped this store taking writes (a failed WAL write or sync, or a failed background
      * flush or merge), if any: every later write fails with it as its cause, reads go on, and only a reopen
      * (close, then {@link #open}) takes writes again.
+     *
+     * @return the failure, or empty
      */
     public Optional<Throwable> writeFailure() {
         return ctx.run().failure();
@@ -188,12 +228,23 @@ public final class LsmStore implements Closeable {
 
     // ------------------------------------------------------------------------------------------------ reads
 
-    /** The current value of {@code key}, or null if absent or deleted. */
+    /**
+     * {@return the current value of {@code key}, or null if absent or deleted}
+     *
+     * @param key the key
+     * @throws IOException if an I/O operation fails
+     */
     public byte[] get(byte[] key) throws IOException {
         return reads.get(key, -1);
     }
 
-    /** The value of {@code key} as of {@code snapshot}, or null. */
+    /**
+     * {@return the value of {@code key} as of {@code snapshot}, or null}
+     *
+     * @param key      the key
+     * @param snapshot a snapshot of this store
+     * @throws IOException if an I/O operation fails
+     */
     public byte[] get(byte[] key, Snapshot snapshot) throws IOException {
         return reads.get(key, snapshot.checkedSequence());
     }
@@ -201,12 +252,25 @@ public final class LsmStore implements Closeable {
     /**
      * The keys in {@code [from, to)} (null bounds are open), newest values, deleted keys left out. Close the
      * iterator.
+     *
+     * @param from the start of the range (inclusive; null: open)
+     * @param to   the end of the range (exclusive; null: open)
+     * @return an iterator over the range
+     * @throws IOException if an I/O operation fails
      */
     public StoreIterator scan(byte[] from, byte[] to) throws IOException {
         return reads.scan(from, to, -1);
     }
 
-    /** As {@link #scan(byte[], byte[])}, as of {@code snapshot}. */
+    /**
+     * As {@link #scan(byte[], byte[])}, as of {@code snapshot}.
+     *
+     * @param from     the start of the range (inclusive; null: open)
+     * @param to       the end of the range (exclusive; null: open)
+     * @param snapshot a snapshot of this store
+     * @return an iterator over the range
+     * @throws IOException if an I/O operation fails
+     */
     public StoreIterator scan(byte[] from, byte[] to, Snapshot snapshot) throws IOException {
         return reads.scan(from, to, snapshot.checkedSequence());
     }
@@ -214,12 +278,15 @@ public final class LsmStore implements Closeable {
     /**
      * Measures space amplification by a full scan of one consistent view (O(store): for reports, not for a
      * hot path).
+     *
+     * @return the space usage
+     * @throws IOException if an I/O operation fails
      */
     public SpaceUsage spaceUsage() throws IOException {
         return reads.spaceUsage();
     }
 
-    /** A snapshot of every write acknowledged so far. Close it. */
+    /** {@return a snapshot of every write acknowledged so far} Close it. */
     public Snapshot snapshot() {
         ctx.run().checkOpen();
         return ctx.snapshots().take(writes::visibleSequence);
@@ -230,6 +297,8 @@ public final class LsmStore implements Closeable {
     /**
      * Flushes the active MemTable and waits until every MemTable written before the call is in an SSTable
      * (the merges those flushes trigger may still run; see {@link #awaitMerges()}).
+     *
+     * @throws IOException if an I/O operation fails
      */
     public void flush() throws IOException {
         writes.rotateForFlush();
@@ -237,7 +306,11 @@ public final class LsmStore implements Closeable {
         ctx.run().rethrowFailure();
     }
 
-    /** Waits until no merge runs and the policy asks for none, and the files merges replaced are deleted. */
+    /**
+     * Waits until no merge runs and the policy asks for none, and the files merges replaced are deleted.
+     *
+     * @throws IOException if an I/O operation fails
+     */
     public void awaitMerges() throws IOException {
         scheduler.awaitIdle();
         purger.awaitIdle();
@@ -247,6 +320,8 @@ public final class LsmStore implements Closeable {
     /**
      * Flushes, waits for running merges, then merges every SSTable into one (at the deepest level in use),
      * dropping every version and tombstone no live snapshot needs.
+     *
+     * @throws IOException if an I/O operation fails
      */
     public void compactAll() throws IOException {
         flush();
@@ -257,7 +332,7 @@ public final class LsmStore implements Closeable {
 
     // ------------------------------------------------------------------------------------------------ state
 
-    /** The store's counters now. */
+    /** {@return the store's counters now} */
     public StoreMetrics metrics() {
         IoStats io = ctx.files().stats();
         ctx.mutex().lock();
@@ -276,6 +351,8 @@ public final class LsmStore implements Closeable {
      * Calls {@code listener} with a {@link FlushSample} each time a flush is installed, before the merges it
      * triggers, in flush order; {@code null} removes it. The call holds the store's structure lock, so the listener
      * must be quick and must not call back into the store. Flushes installed before this call are not reported.
+     *
+     * @param listener the listener
      */
     public void onFlush(Consumer<FlushSample> listener) {
         flushJob.onFlush(listener);
@@ -284,16 +361,23 @@ public final class LsmStore implements Closeable {
     /**
      * Delivers every later {@link StoreEvent} to {@code listener} (see {@link EventListener} for what it may do).
      * The events of opening happened before it could be added; the store's event log holds them.
+     *
+     * @param listener the listener
      */
     public void addEventListener(EventListener listener) {
         ctx.events().add(listener);
     }
 
+    /**
+     * Stops telling {@code listener} of the store's events.
+     *
+     * @param listener a listener {@link #addEventListener} added
+     */
     public void removeEventListener(EventListener listener) {
         ctx.events().remove(listener);
     }
 
-    /** The counters now, as a {@link FlushSample}; its peak covers the time since the previous sample. */
+    /** {@return the counters now, as a {@link FlushSample}; its peak covers the time since the previous sample} */
     public FlushSample sample() {
         ctx.mutex().lock();
         try {
@@ -306,6 +390,8 @@ public final class LsmStore implements Closeable {
     /**
      * The merge-policy switch this open made: the store recorded another policy or other parameters than it was
      * opened with (see {@link PolicySwitch}); empty if it was opened with its own, was created, or recorded none.
+     *
+     * @return the switch, or empty
      */
     public Optional<PolicySwitch> policySwitch() {
         return policySwitch;
@@ -317,18 +403,20 @@ public final class LsmStore implements Closeable {
      * directory holds no {@code OPTIONS} file (no store, or a store written before the file existed). Reads
      * only that file; the store may be open elsewhere.
      *
+     * @param dir the store directory
+     * @return the recorded settings, or empty if the store recorded none
      * @throws CorruptionException if the file is damaged
      */
     public static Optional<StoredOptions> storedOptions(Path dir) throws IOException {
         return OptionsFile.read(FileLayer.plain(), dir);
     }
 
-    /** The live component set (what the manifest holds now). */
+    /** {@return the live component set (what the manifest holds now)} */
     public ComponentSet components() {
         return ctx.manifest().current();
     }
 
-    /** The policy's current state. */
+    /** {@return the policy's current state} */
     public PolicyState policyState() {
         ctx.mutex().lock();
         try {
@@ -338,15 +426,17 @@ public final class LsmStore implements Closeable {
         }
     }
 
+    /** {@return the store directory} */
     public Path directory() {
         return ctx.dir();
     }
 
+    /** {@return the options the store was opened with} */
     public StoreOptions options() {
         return ctx.options();
     }
 
-    /** The file layer's byte counters (by cause). */
+    /** {@return the file layer's byte counters (by cause)} */
     public IoStats ioStats() {
         return ctx.files().stats();
     }

@@ -15,7 +15,7 @@ public final class Snapshot implements AutoCloseable {
         this.registry = registry;
     }
 
-    /** The sequence number of the last write the snapshot sees. */
+    /** {@return the sequence number of the last write the snapshot sees} */
     public long sequence() {
         return sequence;
     }

@@ -85,22 +85,24 @@ public final class StoreOptions {
     /**
      * MemTable budget in bytes (keys, values and per-entry overhead); when the active MemTable would exceed it, it
      * becomes immutable and is flushed. Default 4 MiB, as in the runs of Mao et al.; at least 4 KiB.
+     *
+     * @return the budget in bytes
      */
     public long memtableBytes() {
         return memtableBytes;
     }
 
-    /** Immutable MemTables that may wait for their flush before writers stall; default 2, in [1, 64]. */
+    /** {@return immutable MemTables that may wait for their flush before writers stall; default 2, in [1, 64]} */
     public int maxImmutableMemtables() {
         return maxImmutableMemtables;
     }
 
-    /** Write-ahead-log mode; default {@link SyncMode#SYNC} (acknowledged means fsynced). */
+    /** {@return Write-ahead-log mode; default {@link SyncMode#SYNC} (acknowledged means fsynced)} */
     public SyncMode walMode() {
         return walMode;
     }
 
-    /** The merge policy; default {@code binomial} with k = 6. */
+    /** {@return the merge policy; default {@code binomial} with k = 6} */
     public MergePolicy policy() {
         return policy;
     }
@@ -108,42 +110,52 @@ public final class StoreOptions {
     /**
      * Whether a full MemTable is flushed and then merged, or merged directly into the SSTables the policy chooses;
      * default {@link MergeOrder#FLUSH_THEN_MERGE}.
+     *
+     * @return the merge order
      */
     public MergeOrder mergeOrder() {
         return mergeOrder;
     }
 
-    /** SSTable page size and Bloom filter bits per key; default 4 KiB pages, 10 bits. */
+    /** {@return SSTable page size and Bloom filter bits per key; default 4 KiB pages, 10 bits} */
     public SSTableOptions sstable() {
         return sstable;
     }
 
-    /** Bytes of SSTable pages the shared block cache holds; default 32 MiB, may be 0. */
+    /**
+     * Bytes of SSTable pages the shared block cache holds; default 32 MiB, may be 0.
+     *
+     * @return the cache's bytes
+     */
     public long blockCacheBytes() {
         return blockCacheBytes;
     }
 
-    /** Threads running merges; default 1, in [1, 64]. */
+    /**
+     * Threads running merges; default 1, in [1, 64].
+     *
+     * @return the thread count
+     */
     public int mergeThreads() {
         return mergeThreads;
     }
 
-    /** The largest key accepted; default 1 KiB. Key plus value must fit one page. */
+    /** {@return the largest key accepted; default 1 KiB} Key plus value must fit one page. */
     public int maxKeyBytes() {
         return maxKeyBytes;
     }
 
-    /** The largest value accepted; default: what is left of a page after a largest key. */
+    /** {@return the largest value accepted; default: what is left of a page after a largest key} */
     public int maxValueBytes() {
         return maxValueBytes;
     }
 
-    /** An emulated device that throttles all I/O (null: none, the default). */
+    /** {@return an emulated device that throttles all I/O (null: none, the default)} */
     public DeviceProfile device() {
         return device;
     }
 
-    /** When the manifest rolls over. */
+    /** {@return when the manifest rolls over} */
     public ManifestOptions manifest() {
         return manifest;
     }
@@ -151,6 +163,8 @@ public final class StoreOptions {
     /**
      * The most bytes per second that flushes and merges may write to this store's SSTables (AsterixDB's {@code
      * storage.write.rate.limit}; the WAL is not limited); 0, the default, means unlimited.
+     *
+     * @return the limit (0: unlimited)
      */
     public long writeBytesPerSecond() {
         return writeBytesPerSecond;
@@ -159,6 +173,8 @@ public final class StoreOptions {
     /**
      * The cap on each of the two files of the store's event log (see {@link EventLog}); default 1 MiB, 0 keeps no
      * log.
+     *
+     * @return the cap in bytes (0: no log)
      */
     public long eventLogBytes() {
         return eventLogBytes;
@@ -220,22 +236,23 @@ public final class StoreOptions {
         }
     }
 
-    /** The settings a store records in its {@code OPTIONS} file (see {@link StoredOptions}). */
+    /** {@return the settings a store records in its {@code OPTIONS} file (see {@link StoredOptions})} */
     public StoredOptions stored() {
         return new StoredOptions(PolicySpec.of(policy), mergeOrder.name(), memtableBytes, sstable.pageSize(),
                 sstable.bloomBitsPerKey(), maxKeyBytes, maxValueBytes);
     }
 
-    /** The defaults (see the record's parameters). */
+    /** {@return the defaults (see the record's parameters)} */
     public static StoreOptions defaults() {
         return builder().build();
     }
 
+    /** {@return a builder with every setting at its default} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** A builder initialised from these options. */
+    /** {@return a builder initialised from these options} */
     public Builder toBuilder() {
         Builder b = new Builder();
         b.memtableBytes = memtableBytes;
@@ -275,85 +292,175 @@ public final class StoreOptions {
         private Builder() {
         }
 
+        /**
+         * Sets the MemTable budget in bytes.
+         *
+         * @param v the MemTable budget in bytes
+         * @return this builder
+         */
         public Builder memtableBytes(long v) {
             memtableBytes = v;
             return this;
         }
 
+        /**
+         * Sets how many full MemTables may wait for their flush.
+         *
+         * @param v how many full MemTables may wait for their flush
+         * @return this builder
+         */
         public Builder maxImmutableMemtables(int v) {
             maxImmutableMemtables = v;
             return this;
         }
 
+        /**
+         * Sets the write-ahead log's sync mode.
+         *
+         * @param v the write-ahead log's sync mode
+         * @return this builder
+         */
         public Builder walMode(SyncMode v) {
             walMode = v;
             return this;
         }
 
+        /**
+         * Sets the merge policy.
+         *
+         * @param v the merge policy
+         * @return this builder
+         */
         public Builder policy(MergePolicy v) {
             policy = v;
             return this;
         }
 
-        /** The policy from a specification such as {@code binomial:k=6} (see {@link MergePolicies#parse}). */
+        /**
+         * {@return the policy from a specification such as {@code binomial:k=6} (see {@link MergePolicies#parse})}
+         *
+         * @param spec a policy spec, {@code NAME} or {@code NAME:param=value,...} ({@code MergePolicies.parse})
+         */
         public Builder policy(String spec) {
             policy = MergePolicies.parse(spec);
             return this;
         }
 
+        /**
+         * Sets the merge order.
+         *
+         * @param v the merge order
+         * @return this builder
+         */
         public Builder mergeOrder(MergeOrder v) {
             mergeOrder = v;
             return this;
         }
 
+        /**
+         * Sets the SSTable format options.
+         *
+         * @param v the SSTable format options
+         * @return this builder
+         */
         public Builder sstable(SSTableOptions v) {
             sstable = v;
             return this;
         }
 
+        /**
+         * Sets the block cache's bytes.
+         *
+         * @param v the block cache's bytes
+         * @return this builder
+         */
         public Builder blockCacheBytes(long v) {
             blockCacheBytes = v;
             return this;
         }
 
+        /**
+         * Sets the threads running merges.
+         *
+         * @param v the threads running merges
+         * @return this builder
+         */
         public Builder mergeThreads(int v) {
             mergeThreads = v;
             return this;
         }
 
+        /**
+         * Sets the largest key in bytes.
+         *
+         * @param v the largest key in bytes
+         * @return this builder
+         */
         public Builder maxKeyBytes(int v) {
             maxKeyBytes = v;
             return this;
         }
 
+        /**
+         * Sets the largest value in bytes.
+         *
+         * @param v the largest value in bytes
+         * @return this builder
+         */
         public Builder maxValueBytes(int v) {
             maxValueBytes = v;
             return this;
         }
 
+        /**
+         * Sets the emulated device (null: none).
+         *
+         * @param v the emulated device (null: none)
+         * @return this builder
+         */
         public Builder device(DeviceProfile v) {
             device = v;
             return this;
         }
 
+        /**
+         * Sets the manifest options.
+         *
+         * @param v the manifest options
+         * @return this builder
+         */
         public Builder manifest(ManifestOptions v) {
             manifest = v;
             return this;
         }
 
-        /** Caps each event log file at {@code v} bytes; 0 keeps no event log. */
+        /**
+         * Caps each event log file at {@code v} bytes; 0 keeps no event log.
+         *
+         * @param v the value
+         * @return this builder
+         */
         public Builder eventLogBytes(long v) {
             eventLogBytes = v;
             return this;
         }
 
-        /** Limits flush and merge writes to {@code v} bytes per second; 0 means unlimited. */
+        /**
+         * Limits flush and merge writes to {@code v} bytes per second; 0 means unlimited.
+         *
+         * @param v the value
+         * @return this builder
+         */
         public Builder writeBytesPerSecond(long v) {
             writeBytesPerSecond = v;
             return this;
         }
 
-        /** @throws IllegalArgumentException as {@link StoreOptions}' constructor */
+        /**
+         * @throws IllegalArgumentException as {@link StoreOptions}' constructor
+         *
+         * @return the options
+         */
         public StoreOptions build() {
             int values = maxValueBytes != null ? maxValueBytes
                     : SSTableWriter.maxEntryBytes(sstable.pageSize()) - maxKeyBytes;

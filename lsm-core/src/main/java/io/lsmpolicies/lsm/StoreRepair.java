@@ -86,6 +86,17 @@ public final class StoreRepair {
      */
     public record Table(String file, long entries, byte[] minKey, byte[] maxKey, long minSequence, long maxSequence,
             List<String> madeFrom) {
+        /**
+         * Copies the list.
+         *
+         * @param file        its name
+         * @param entries     entries (tombstones included)
+         * @param minKey      its smallest key
+         * @param maxKey      its largest key
+         * @param minSequence its smallest sequence number
+         * @param maxSequence its largest sequence number
+         * @param madeFrom    empty if it was kept as it was; else the tables and segments whose entries it holds
+         */
         public Table {
             madeFrom = List.copyOf(madeFrom);
         }
@@ -127,6 +138,19 @@ public final class StoreRepair {
      */
     public record Report(Path directory, String manifest, List<Table> tables, List<Segment> walSegments,
             List<SetAside> setAside, int damaged, long lastSequence, long nextFileNumber, List<String> ignored) {
+        /**
+         * Copies the lists.
+         *
+         * @param directory      the store directory
+         * @param manifest       the new manifest's name
+         * @param tables         the rebuilt store's tables, newest first (its level 0)
+         * @param walSegments    every segment read, ascending
+         * @param setAside       every file moved into {@value #SET_ASIDE}
+         * @param damaged        how many of those were damaged tables (their entries are not in the store)
+         * @param lastSequence   the new manifest's last sequence number
+         * @param nextFileNumber the new manifest's next file number
+         * @param ignored        files left in place because their names are not the store's
+         */
         public Report {
             tables = List.copyOf(tables);
             walSegments = List.copyOf(walSegments);
@@ -134,7 +158,11 @@ public final class StoreRepair {
             ignored = List.copyOf(ignored);
         }
 
-        /** Entries in the rebuilt store's tables. */
+        /**
+         * Entries in the rebuilt store's tables.
+         *
+         * @return the entries
+         */
         public long entries() {
             return tables.stream().mapToLong(Table::entries).sum();
         }
@@ -145,7 +173,13 @@ public final class StoreRepair {
             long maxSequence) {
     }
 
-    /** {@link #repair(Path, StoreOptions, FileLayer)} with the options' file layer. */
+    /**
+     * {@return {@link #repair(Path, StoreOptions, FileLayer)} with the options' file layer}
+     *
+     * @param dir     the store directory
+     * @param options the store's options
+     * @throws IOException if an I/O operation fails
+     */
     public static Report repair(Path dir, StoreOptions options) throws IOException {
         return repair(dir, options, FileLayer.of(options.device(), options.writeBytesPerSecond()));
     }
@@ -154,6 +188,10 @@ public final class StoreRepair {
      * Repairs the store in {@code dir} (see the class comment); the store then opens with {@link LsmStore#open}.
      * Options used: the SSTable format options for new tables and the manifest options.
      *
+     * @param dir     the store directory
+     * @param options the store's options
+     * @param files   the file layer every file operation goes through
+     * @return what the repair found and did
      * @throws NoSuchFileException if {@code dir} is not a directory
      * @throws IOException         if the store is open, or an I/O operation fails (files already moved stay in
      *                             {@value #SET_ASIDE}; running the repair again completes it)

@@ -68,6 +68,16 @@ public final class StoreVerifier {
      */
     public record TableCheck(long fileNumber, int level, long fileBytes, long entries, int height,
             List<String> problems) {
+        /**
+         * Copies the problems.
+         *
+         * @param fileNumber its file number
+         * @param level      its level in the manifest
+         * @param fileBytes  its size according to the manifest
+         * @param entries    entries found in its leaves
+         * @param height     its B+-tree height (0 if it could not be opened)
+         * @param problems   what is wrong with it (empty: sound and consistent with the manifest)
+         */
         public TableCheck {
             problems = List.copyOf(problems);
         }
@@ -89,6 +99,20 @@ public final class StoreVerifier {
      */
     public record Report(Path directory, Path manifest, List<TableCheck> tables, int walSegments, long walRecords,
             List<String> problems, List<String> levelOrder, List<String> warnings) {
+        /**
+         * Copies the lists.
+         *
+         * @param directory   the store directory
+         * @param manifest    the manifest CURRENT names (null if none could be read)
+         * @param tables      every live table, level 0 newest first, then deeper levels by key
+         * @param walSegments write-ahead-log segments still to replay
+         * @param walRecords  intact write batches in those segments
+         * @param problems    every problem, each naming its file (table problems are also in {@code tables})
+         * @param levelOrder  the problems that break the level order (also in {@code problems}): two tables of a level
+         *                    {@code >= 1} overlap, or level 0 is not newest first; what the test suites' store checks
+         *                    report on their own
+         * @param warnings    what a crash leaves behind and the next open cleans up
+         */
         public Report {
             tables = List.copyOf(tables);
             problems = List.copyOf(problems);
@@ -96,7 +120,7 @@ public final class StoreVerifier {
             warnings = List.copyOf(warnings);
         }
 
-        /** True if no problem was found (warnings allowed). */
+        /** {@return true if no problem was found (warnings allowed)} */
         public boolean ok() {
             return problems.isEmpty();
         }
@@ -105,6 +129,8 @@ public final class StoreVerifier {
     /**
      * Verifies the store in {@code dir}. Damage is reported, never thrown.
      *
+     * @param dir the store directory
+     * @return the report
      * @throws IOException only if listing or reading the directory fails for a reason other than damage
      */
     public static Report verify(Path dir) throws IOException {

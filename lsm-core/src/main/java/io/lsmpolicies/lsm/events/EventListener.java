@@ -7,5 +7,10 @@ package io.lsmpolicies.lsm.events;
  */
 @FunctionalInterface
 public interface EventListener {
+    /**
+     * Called for each event, on the thread that caused it; must not block.
+     *
+     * @param event the event
+     */
     void onEvent(StoreEvent event);
 }

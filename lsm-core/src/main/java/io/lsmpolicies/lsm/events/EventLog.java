@@ -43,7 +43,12 @@ public final class EventLog implements Closeable {
         this.maxBytes = maxBytes;
     }
 
-    /** A log in {@code dir} whose files hold at most {@code maxBytes} each; 0 keeps no log. */
+    /**
+     * {@return a log in {@code dir} whose files hold at most {@code maxBytes} each; 0 keeps no log}
+     *
+     * @param dir      the store directory
+     * @param maxBytes the cap on each of the two files in bytes (0: no log)
+     */
     public static EventLog open(Path dir, long maxBytes) {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("event log cap must be >= 0, was " + maxBytes);
@@ -51,12 +56,20 @@ public final class EventLog implements Closeable {
         return new EventLog(dir, maxBytes);
     }
 
-    /** Whether {@code name} is one of the event log's files (which a store's directory may hold). */
+    /**
+     * {@return whether {@code name} is one of the event log's files (which a store's directory may hold)}
+     *
+     * @param name a file name
+     */
     public static boolean isLogFile(String name) {
         return name.equals(FILE) || name.equals(OLD_FILE);
     }
 
-    /** {@code event} as its JSON line (without the newline). */
+    /**
+     * {@return {@code event} as its JSON line (without the newline)}
+     *
+     * @param event the event
+     */
     public static String toJson(StoreEvent event) {
         try {
             return JSON.writeValueAsString(event);
@@ -65,7 +78,11 @@ public final class EventLog implements Closeable {
         }
     }
 
-    /** Appends {@code event}; a failure to write is counted ({@link #failures}), never thrown. */
+    /**
+     * Appends {@code event}; a failure to write is counted ({@link #failures}), never thrown.
+     *
+     * @param event the event
+     */
     public synchronized void append(StoreEvent event) {
         if (maxBytes == 0) {
             return;
@@ -94,7 +111,11 @@ public final class EventLog implements Closeable {
         }
     }
 
-    /** Events that could not be written (a full disk, a removed directory). */
+    /**
+     * Events that could not be written (a full disk, a removed directory).
+     *
+     * @return the count
+     */
     public synchronized long failures() {
         return failures;
     }
@@ -115,6 +136,10 @@ public final class EventLog implements Closeable {
      * The events the log in {@code dir} holds, oldest first (the previous file's, then the current one's). A line
      * that is not a whole event (cut short by a crash, or damaged) is skipped and counted in
      * {@link Contents#skippedLines}.
+     *
+     * @param dir the store directory
+     * @return the events and the lines skipped
+     * @throws IOException if an I/O operation fails
      */
     public static Contents read(Path dir) throws IOException {
         List<StoreEvent> events = new ArrayList<>();
@@ -150,6 +175,12 @@ public final class EventLog implements Closeable {
      * @param skippedLines lines that were not whole events
      */
     public record Contents(List<StoreEvent> events, int skippedLines) {
+        /**
+         * Copies the events.
+         *
+         * @param events       the events, oldest first
+         * @param skippedLines lines that were not whole events
+         */
         public Contents {
             events = List.copyOf(events);
         }

@@ -22,7 +22,7 @@ import java.util.List;
     @JsonSubTypes.Type(value = StoreEvent.Closed.class, name = "closed")
 })
 public sealed interface StoreEvent {
-    /** When it happened, milliseconds since the epoch. */
+    /** {@return when it happened, milliseconds since the epoch} */
     long timeMillis();
 
     /**
@@ -37,6 +37,17 @@ public sealed interface StoreEvent {
      */
     record Flush(long timeMillis, long flush, List<Long> tables, long bytes, List<Long> mergedIn, long micros,
             int components) implements StoreEvent {
+        /**
+         * Copies the lists.
+         *
+         * @param flush      the flush's number (1 for the store's first)
+         * @param tables     the file numbers of the tables it wrote
+         * @param bytes      their bytes
+         * @param mergedIn   the tables a merging flush (merge order MERGE_MEMTABLE) folded into them; else empty
+         * @param micros     from the start of the flush to its install
+         * @param components SSTables a point read may probe after it, before the merges it triggers
+         * @param timeMillis when it happened, milliseconds since the epoch
+         */
         public Flush {
             tables = List.copyOf(tables);
             mergedIn = List.copyOf(mergedIn);
@@ -57,6 +68,19 @@ public sealed interface StoreEvent {
      */
     record Merge(long timeMillis, String kind, String reason, int outputLevel, List<Long> inputs,
             List<Long> outputs, long inputBytes, long outputBytes, long micros) implements StoreEvent {
+        /**
+         * Copies the lists.
+         *
+         * @param kind        REAL, TRIVIAL_MOVE or VIRTUAL
+         * @param reason      the policy's reason for it
+         * @param outputLevel the level its output went to
+         * @param inputs      the file numbers of its inputs
+         * @param outputs     the file numbers of what it installed
+         * @param inputBytes  bytes of the real tables it read (0 for a move or a virtual merge)
+         * @param outputBytes bytes it wrote
+         * @param micros      from its start to its install
+         * @param timeMillis when it happened, milliseconds since the epoch
+         */
         public Merge {
             inputs = List.copyOf(inputs);
             outputs = List.copyOf(outputs);

@@ -15,6 +15,13 @@ public record DeviceProfile(String name, long opLatencyNanos, long bytesPerSecon
     /** An HDD-class device: 8.5 ms average seek, 150 MB/s. */
     public static final DeviceProfile HDD = new DeviceProfile("hdd", 8_500_000, 150_000_000);
 
+    /**
+     * Checks the profile.
+     *
+     * @param name           profile name
+     * @param opLatencyNanos fixed cost per operation (access time, seek), {@code >= 0}
+     * @param bytesPerSecond sustained bandwidth, {@code > 0}
+     */
     public DeviceProfile {
         if (name == null || name.isBlank()) {
             throw new IllegalArgumentException("a device profile needs a name");
@@ -29,7 +36,12 @@ public record DeviceProfile(String name, long opLatencyNanos, long bytesPerSecon
         }
     }
 
-    /** Nanoseconds the device needs for one operation moving {@code bytes}. */
+    /**
+     * Nanoseconds the device needs for one operation moving {@code bytes}.
+     *
+     * @param bytes the bytes the operation moves
+     * @return the nanoseconds
+     */
     public long costNanos(long bytes) {
         return opLatencyNanos + (long) Math.ceil(bytes * 1e9 / bytesPerSecond);
     }
@@ -37,6 +49,8 @@ public record DeviceProfile(String name, long opLatencyNanos, long bytesPerSecon
     /**
      * The profile named {@code name}: {@code ssd}, {@code hdd}, or {@code none} (no throttling, null).
      *
+     * @param name the profile's name
+     * @return the profile, or null for {@code none}
      * @throws IllegalArgumentException listing the accepted names otherwise
      */
     public static DeviceProfile named(String name) {

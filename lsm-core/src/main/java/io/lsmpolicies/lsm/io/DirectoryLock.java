@@ -26,6 +26,8 @@ public final class DirectoryLock implements Closeable {
      * Locks the directory of {@code lockFile} through that file (created if absent).
      *
      * @param whenHeld the message of the error when another process, or another opener in this one, holds the lock
+     * @param lockFile the lock file
+     * @return the lock; close it to release
      * @throws IOException if the file cannot be opened, or ({@link LockedException}) with {@code whenHeld} if the lock
      *                     is held
      */
@@ -41,6 +43,9 @@ public final class DirectoryLock implements Closeable {
      * no process has the directory open through {@link #acquire} (which creates it first), and the returned lock
      * holds nothing.
      *
+     * @param lockFile the lock file
+     * @param whenHeld the message of the error when the lock is held
+     * @return the lock; close it to release
      * @throws IOException with {@code whenHeld} if an exclusive lock is held, or any lock by this process (Java
      *                     lets one process hold one lock on a file: two shared locks in one process conflict)
      */

@@ -75,7 +75,11 @@ public final class FaultInjector implements FaultHook {
     private final Map<Path, Set<Path>> newEntries = new HashMap<>();
     private final Map<Path, List<Restore>> restores = new HashMap<>();
 
-    /** @param trash a directory outside the store, where deleted files wait until their deletion is durable */
+    /**
+     * @param trash a directory outside the store, where deleted files wait until their deletion is durable
+     *
+     * @throws IOException if an I/O operation fails
+     */
     public FaultInjector(Path trash) throws IOException {
         this.trash = Files.createDirectories(trash);
     }
@@ -85,6 +89,11 @@ public final class FaultInjector implements FaultHook {
     /**
      * Fails the {@code n}-th operation of kind {@code op} from now on (1 = the next one); with {@code fromThenOn},
      * also every later one.
+     *
+     * @param op         the kind of file operation
+     * @param n          which one, 1 for the next
+     * @param fromThenOn whether every later one fails too
+     * @return this injector
      */
     public synchronized FaultInjector failNth(FileOp op, long n, boolean fromThenOn) {
         if (n < 1) {
@@ -94,13 +103,21 @@ public final class FaultInjector implements FaultHook {
         return this;
     }
 
-    /** The {@code n}-th read from now on returns fewer bytes than it read (half, at least one fewer). */
+    /**
+     * {@return the {@code n}-th read from now on returns fewer bytes than it read (half, at least one fewer)}
+     *
+     * @param n which one, 1 for the next
+     */
     public synchronized FaultInjector shortReadNth(long n) {
         shortReadAt = readsSeen + n;
         return this;
     }
 
-    /** The {@code n}-th read from now on has one bit of its bytes flipped. */
+    /**
+     * {@return the {@code n}-th read from now on has one bit of its bytes flipped}
+     *
+     * @param n which one, 1 for the next
+     */
     public synchronized FaultInjector corruptReadNth(long n) {
         corruptReadAt = readsSeen + n;
         return this;
@@ -113,6 +130,11 @@ public final class FaultInjector implements FaultHook {
      * (rounded down) and returns that shorter count, as {@code write(2)} does when the space runs out in the middle
      * of it; the write after it fails. Syncs, renames and the other operations go on working once the device is
      * full, unless {@code op} is their kind and they are the n-th.
+     *
+     * @param op      the kind of file operation
+     * @param n       which one, 1 for the next
+     * @param partial whether the write there first stores half its bytes
+     * @return this injector
      */
     public synchronized FaultInjector diskFullAt(FileOp op, long n, boolean partial) {
         if (n < 1) {
@@ -129,7 +151,9 @@ public final class FaultInjector implements FaultHook {
         shortWriter = null;
     }
 
-    /** Whether the device is full ({@link #diskFullAt} was reached and {@link #freeSpace} not called since). */
+    /**
+     * {@return whether the device is full ({@link #diskFullAt} was reached and {@link #freeSpace} not called since)}
+     */
     public synchronized boolean isFull() {
         return full;
     }
@@ -142,7 +166,11 @@ public final class FaultInjector implements FaultHook {
         freeSpace();
     }
 
-    /** How many operations of kind {@code op} have been attempted. */
+    /**
+     * {@return how many operations of kind {@code op} have been attempted}
+     *
+     * @param op the kind of file operation
+     */
     public synchronized long count(FileOp op) {
         return counts.getOrDefault(op, 0L);
     }
@@ -295,7 +323,9 @@ public final class FaultInjector implements FaultHook {
      * file keeps a random part of its unsynced tail (torn writes); without, it keeps none. Afterwards the
      * injector forgets everything and powers on.
      *
+     * @param random the source of the torn tails, or null for none
      * @return a short account of what was dropped and restored, for the test's log
+     * @throws IOException if an I/O operation fails
      */
     public synchronized String crash(Random random) throws IOException {
         if (!off) {

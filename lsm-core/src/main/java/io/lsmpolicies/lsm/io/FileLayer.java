@@ -46,12 +46,16 @@ public final class FileLayer {
         this.hook = hook;
     }
 
-    /** A layer that counts but does not throttle. */
+    /** {@return a layer that counts but does not throttle} */
     public static FileLayer plain() {
         return new FileLayer(null, 0);
     }
 
-    /** A layer that counts and throttles to {@code profile} (null: no throttling). */
+    /**
+     * {@return a layer that counts and throttles to {@code profile} (null: no throttling)}
+     *
+     * @param profile the emulated device, or null for none
+     */
     public static FileLayer throttled(DeviceProfile profile) {
         return new FileLayer(profile, 0);
     }
@@ -59,6 +63,10 @@ public final class FileLayer {
     /**
      * A layer that counts, throttles to {@code profile} (null: none) and limits flush and merge writes to
      * {@code writeBytesPerSecond} (0: unlimited).
+     *
+     * @param profile             the emulated device, or null for none
+     * @param writeBytesPerSecond the most bytes per second flushes and merges may write (0: unlimited)
+     * @return the layer
      */
     public static FileLayer of(DeviceProfile profile, long writeBytesPerSecond) {
         return new FileLayer(profile, writeBytesPerSecond);
@@ -67,6 +75,9 @@ public final class FileLayer {
     /**
      * A layer for tests: every operation also goes through {@code hook} (see {@link FaultInjector}). No device,
      * no rate limit.
+     *
+     * @param hook the fault hook
+     * @return the layer
      */
     public static FileLayer withFaults(FaultHook hook) {
         return new FileLayer(null, 0, hook);
@@ -76,7 +87,15 @@ public final class FileLayer {
         return hook;
     }
 
-    /** Opens {@code path} with {@code options}; its I/O is charged to {@code cause}. */
+    /**
+     * Opens {@code path} with {@code options}; its I/O is charged to {@code cause}.
+     *
+     * @param path    the file
+     * @param cause   what the I/O is charged to
+     * @param options the store's options
+     * @return the open channel
+     * @throws IOException if an I/O operation fails
+     */
     public FileChannel open(Path path, IoCause cause, OpenOption... options) throws IOException {
         boolean creates = hook != FaultHook.NONE && !Files.exists(path)
                 && (List.of(options).contains(StandardOpenOption.CREATE)
@@ -91,36 +110,66 @@ public final class FileLayer {
     // The other file operations the engine performs. Each goes through here, so that every one of them can be
     // counted, throttled or (in tests) failed at this one seam.
 
-    /** Whether {@code path} exists. */
+    /**
+     * {@return whether {@code path} exists}
+     *
+     * @param path the file
+     */
     public boolean exists(Path path) {
         return Files.exists(path);
     }
 
-    /** The size of {@code path} in bytes. */
+    /**
+     * {@return the size of {@code path} in bytes}
+     *
+     * @param path the file
+     * @throws IOException if an I/O operation fails
+     */
     public long size(Path path) throws IOException {
         return Files.size(path);
     }
 
-    /** The entries of directory {@code dir}, sorted by name. */
+    /**
+     * {@return the entries of directory {@code dir}, sorted by name}
+     *
+     * @param dir the directory
+     * @throws IOException if an I/O operation fails
+     */
     public List<Path> list(Path dir) throws IOException {
         try (Stream<Path> listing = Files.list(dir)) {
             return listing.sorted().toList();
         }
     }
 
-    /** Creates {@code dir} and its missing parents. */
+    /**
+     * Creates {@code dir} and its missing parents.
+     *
+     * @param dir the directory
+     * @throws IOException if an I/O operation fails
+     */
     public void createDirectories(Path dir) throws IOException {
         Files.createDirectories(dir);
     }
 
-    /** Deletes {@code path}, which must exist. */
+    /**
+     * Deletes {@code path}, which must exist.
+     *
+     * @param path the file
+     * @throws IOException if an I/O operation fails
+     */
     public void delete(Path path) throws IOException {
         hook.before(FileOp.DELETE, path);
         hook.deleting(path);
         Files.delete(path);
     }
 
-    /** Deletes {@code path} if it exists; whether it did. */
+    /**
+     * Deletes {@code path} if it exists; whether it did.
+     *
+     * @param path the file
+     * @return whether it existed
+     * @throws IOException if an I/O operation fails
+     */
     public boolean deleteIfExists(Path path) throws IOException {
         if (!Files.exists(path)) {
             return false;
@@ -130,7 +179,13 @@ public final class FileLayer {
         return Files.deleteIfExists(path);
     }
 
-    /** Renames {@code from} to {@code to} atomically, replacing {@code to}. */
+    /**
+     * Renames {@code from} to {@code to} atomically, replacing {@code to}.
+     *
+     * @param from the start of the range (inclusive; null: open)
+     * @param to   the end of the range (exclusive; null: open)
+     * @throws IOException if an I/O operation fails
+     */
     public void moveAtomically(Path from, Path to) throws IOException {
         hook.before(FileOp.RENAME, from);
         hook.renaming(from, to);
@@ -141,6 +196,9 @@ public final class FileLayer {
      * Forces {@code dir}'s entries (creations, renames, deletions) to the device. Skipped on Windows, where a
      * directory cannot be opened as a channel (NTFS journals the entries itself); everywhere else a failure is an
      * error.
+     *
+     * @param dir the directory
+     * @throws IOException if an I/O operation fails
      */
     public void syncDirectory(Path dir) throws IOException {
         hook.before(FileOp.DIRECTORY_SYNC, dir);
@@ -152,11 +210,12 @@ public final class FileLayer {
         hook.directorySynced(dir);
     }
 
+    /** {@return the bytes read, written and synced through this layer, by cause} */
     public IoStats stats() {
         return stats;
     }
 
-    /** The emulated device, or null. */
+    /** {@return the emulated device, or null} */
     public DeviceProfile profile() {
         return profile;
     }

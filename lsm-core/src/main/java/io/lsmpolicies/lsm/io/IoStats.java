@@ -40,29 +40,48 @@ public final class IoStats {
         rateLimitedNanos.add(nanos);
     }
 
+    /**
+     * {@return the bytes read for {@code cause}}
+     *
+     * @param cause what the I/O was for
+     */
     public long bytesRead(IoCause cause) {
         return read[cause.ordinal()].sum();
     }
 
+    /**
+     * {@return the bytes written for {@code cause}}
+     *
+     * @param cause what the I/O was for
+     */
     public long bytesWritten(IoCause cause) {
         return written[cause.ordinal()].sum();
     }
 
+    /**
+     * {@return the syncs for {@code cause}}
+     *
+     * @param cause what the I/O was for
+     */
     public long syncs(IoCause cause) {
         return syncs[cause.ordinal()].sum();
     }
 
-    /** Total time callers spent waiting for the emulated device. */
+    /** {@return total time callers spent waiting for the emulated device} */
     public long throttledNanos() {
         return throttledNanos.sum();
     }
 
-    /** Total time flushes and merges spent waiting for the write rate limit. */
+    /** {@return total time flushes and merges spent waiting for the write rate limit} */
     public long rateLimitedNanos() {
         return rateLimitedNanos.sum();
     }
 
-    /** Bytes written by cause, for reports. */
+    /**
+     * Bytes written by cause, for reports.
+     *
+     * @return the bytes by cause
+     */
     public Map<IoCause, Long> writtenByCause() {
         Map<IoCause, Long> out = new EnumMap<>(IoCause.class);
         for (IoCause c : IoCause.values()) {

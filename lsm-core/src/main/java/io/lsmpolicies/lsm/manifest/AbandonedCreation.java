@@ -42,6 +42,10 @@ public final class AbandonedCreation {
      * The files of {@code dir} that a crashed creation left and a new creation may delete (none in a new
      * directory). {@code ignored} names files that belong to the opener (the lock file).
      *
+     * @param files   the file layer every file operation goes through
+     * @param dir     the directory
+     * @param ignored names of files to leave alone
+     * @return the files
      * @throws CorruptionException ({@code MISSING_FILE}, naming CURRENT) if {@code dir} holds a store's data but
      *                             no CURRENT: the message lists what is there and says how to repair it
      * @throws IOException         if {@code dir} holds files that are not a store's, or a subdirectory

@@ -58,7 +58,7 @@ public final class ComponentSet {
         this.walSegment = walSegment;
     }
 
-    /** No tables, no policy, {@code nextFileNumber} 1, {@code lastSequence} 0, {@code walNumber} 0. */
+    /** {@return no tables, no policy, {@code nextFileNumber} 1, {@code lastSequence} 0, {@code walNumber} 0} */
     public static ComponentSet empty() {
         return EMPTY;
     }
@@ -81,6 +81,8 @@ public final class ComponentSet {
      *   <li>The policy and the three counters change where the edit sets them.</li>
      * </ol>
      *
+     * @param edit the edit
+     * @return the new set
      * @throws IllegalStateException naming the file number if a removed file is not live, an added file is live
      *                               or not below the resulting {@code nextFileNumber}; or naming the counter if
      *                               one would decrease
@@ -206,6 +208,8 @@ public final class ComponentSet {
     /**
      * The edit that rebuilds this set from {@link #empty()}: every table (level 0 oldest first, so that
      * {@link #apply} restores newest first), the policy if any, and all three counters.
+     *
+     * @return the edit
      */
     public ManifestEdit snapshot() {
         ManifestEdit.Builder b = ManifestEdit.builder();
@@ -226,22 +230,32 @@ public final class ComponentSet {
         return b.build();
     }
 
-    /** The levels, index = level number; level 0 newest first, deeper levels by {@code minKey}. Unmodifiable. */
+    /**
+     * {@return the levels, index = level number; level 0 newest first, deeper levels by {@code minKey}} Unmodifiable.
+     */
     public List<List<TableRecord>> levels() {
         return levels;
     }
 
-    /** Level {@code n}'s tables (an empty list past the deepest level). */
+    /**
+     * {@return level {@code n}'s tables (an empty list past the deepest level)}
+     *
+     * @param n a count
+     */
     public List<TableRecord> level(int n) {
         return n < levels.size() ? levels.get(n) : List.of();
     }
 
-    /** The table with {@code fileNumber} in a level (real or virtual), if any. */
+    /**
+     * {@return the table with {@code fileNumber} in a level (real or virtual), if any}
+     *
+     * @param fileNumber the table's file number
+     */
     public Optional<TableRecord> table(long fileNumber) {
         return Optional.ofNullable(byNumber.get(fileNumber));
     }
 
-    /** The real tables live virtual tables point at (in no level), by file number. Unmodifiable. */
+    /** {@return the real tables live virtual tables point at (in no level), by file number} Unmodifiable. */
     public Map<Long, TableRecord> parents() {
         return parents;
     }
@@ -249,6 +263,8 @@ public final class ComponentSet {
     /**
      * The numbers of the SSTable files that must exist: the real tables of the levels and the parents of the
      * virtual ones. Unordered.
+     *
+     * @return the file numbers
      */
     public Set<Long> fileNumbers() {
         Set<Long> files = new HashSet<>(parents.keySet());
@@ -260,25 +276,27 @@ public final class ComponentSet {
         return Collections.unmodifiableSet(files);
     }
 
-    /** Number of tables in the levels (virtual ones included, their parents not). */
+    /** {@return number of tables in the levels (virtual ones included, their parents not)} */
     public int tableCount() {
         return byNumber.size();
     }
 
+    /** {@return the policy record (name and state), or empty if none was recorded} */
     public Optional<PolicyRecord> policy() {
         return Optional.ofNullable(policy);
     }
 
-    /** The next file number to hand out; above every live file number. */
+    /** {@return the next file number to hand out; above every live file number} */
     public long nextFileNumber() {
         return nextFileNumber;
     }
 
+    /** {@return the last sequence number recorded} */
     public long lastSequence() {
         return lastSequence;
     }
 
-    /** The oldest live write-ahead log's number; 0 if none has been recorded. */
+    /** {@return the oldest live write-ahead log's number; 0 if none has been recorded} */
     public long walNumber() {
         return walNumber;
     }
@@ -288,6 +306,8 @@ public final class ComponentSet {
      * when the store recorded that it created it (its log was on). Its records are not in any table yet, so a
      * store without it has lost them. With the log off, or in a manifest written before segments were recorded,
      * no segment is required.
+     *
+     * @return the segment number, or 0
      */
     public long requiredWalSegment() {
         return walNumber > 0 && walSegment == walNumber ? walNumber : 0;

@@ -189,7 +189,7 @@ public enum EditTag {
         this.setCounter = setCounter;
     }
 
-    /** The stable id written before the field; never reused. */
+    /** {@return the stable id written before the field; never reused} */
     public int id() {
         return id;
     }

@@ -58,7 +58,13 @@ public final class Manifest implements Closeable {
         this.nextFileNumber = Math.max(nextFileNumber, set.nextFileNumber());
     }
 
-    /** {@link #create(Path, ComponentSet, ManifestOptions)} with {@link ManifestOptions#DEFAULTS}. */
+    /**
+     * {@return {@link #create(Path, ComponentSet, ManifestOptions)} with {@link ManifestOptions#DEFAULTS}}
+     *
+     * @param dir     the store directory
+     * @param initial the store's first component set
+     * @throws IOException if an I/O operation fails
+     */
     public static Manifest create(Path dir, ComponentSet initial) throws IOException {
         return create(dir, initial, ManifestOptions.DEFAULTS);
     }
@@ -68,13 +74,26 @@ public final class Manifest implements Closeable {
      * {@code n = initial.nextFileNumber()}, whose one record is a snapshot of {@code initial} with
      * {@code nextFileNumber} bumped to {@code n + 1}; syncs it; points CURRENT at it.
      *
+     * @param dir     the store directory
+     * @param initial the store's first component set
+     * @param options the store's options
+     * @return the manifest
      * @throws FileAlreadyExistsException if {@code dir} already holds a store (a CURRENT file)
      */
     public static Manifest create(Path dir, ComponentSet initial, ManifestOptions options) throws IOException {
         return create(dir, initial, options, FileLayer.plain());
     }
 
-    /** As {@link #create(Path, ComponentSet, ManifestOptions)}, with all I/O through {@code files}. */
+    /**
+     * As {@link #create(Path, ComponentSet, ManifestOptions)}, with all I/O through {@code files}.
+     *
+     * @param dir     the store directory
+     * @param initial the store's first component set
+     * @param options the store's options
+     * @param files   the file layer every file operation goes through
+     * @return the manifest
+     * @throws IOException if an I/O operation fails
+     */
     public static Manifest create(Path dir, ComponentSet initial, ManifestOptions options, FileLayer files)
             throws IOException {
         Path currentFile = dir.resolve(StoreFiles.CURRENT);
@@ -91,12 +110,25 @@ public final class Manifest implements Closeable {
      * Continues a recovered store: writes a new manifest holding a snapshot of {@code recovered.set()} (so a
      * torn tail of the old one is left behind), points CURRENT at it, then deletes the old manifest. Numbers
      * are handed out from {@link Recovered#nextFreeFileNumber()}.
+     *
+     * @param recovered what {@link #recover} read
+     * @param options   the store's options
+     * @return the manifest
+     * @throws IOException if an I/O operation fails
      */
     public static Manifest reopen(Recovered recovered, ManifestOptions options) throws IOException {
         return reopen(recovered, options, FileLayer.plain());
     }
 
-    /** As {@link #reopen(Recovered, ManifestOptions)}, with all I/O through {@code files}. */
+    /**
+     * As {@link #reopen(Recovered, ManifestOptions)}, with all I/O through {@code files}.
+     *
+     * @param recovered what {@link #recover} read
+     * @param options   the store's options
+     * @param files     the file layer every file operation goes through
+     * @return the manifest
+     * @throws IOException if an I/O operation fails
+     */
     public static Manifest reopen(Recovered recovered, ManifestOptions options, FileLayer files) throws IOException {
         Manifest m = new Manifest(recovered.directory(), options, files, recovered.set(),
                 recovered.nextFreeFileNumber());
@@ -108,6 +140,9 @@ public final class Manifest implements Closeable {
     /**
      * A manifest over {@code recovered} that writes nothing: {@link #current()} is the recovered set and every
      * {@link #append} or {@link #newFileNumber} is refused. For a store opened read-only.
+     *
+     * @param recovered what {@link #recover} read
+     * @return the manifest
      */
     public static Manifest readOnly(Recovered recovered) {
         Manifest m = new Manifest(recovered.directory(), ManifestOptions.DEFAULTS, FileLayer.plain(), recovered.set(),
@@ -120,6 +155,8 @@ public final class Manifest implements Closeable {
      * Reads the store in {@code dir}: the manifest CURRENT names, replayed record by record (a torn final
      * record is skipped), and the files the resulting set does not account for.
      *
+     * @param dir the store directory
+     * @return what was read
      * @throws NoSuchFileException if {@code dir} has no CURRENT: it holds no store
      * @throws CorruptionException if CURRENT is malformed ({@code BAD_MAGIC}) or names a missing file
      *                             ({@code MISSING_FILE}); if a record other than the last is damaged (the log's
@@ -135,7 +172,14 @@ public final class Manifest implements Closeable {
         return recover(dir, FileLayer.plain());
     }
 
-    /** As {@link #recover(Path)}, reading through {@code files}. */
+    /**
+     * As {@link #recover(Path)}, reading through {@code files}.
+     *
+     * @param dir   the store directory
+     * @param files the file layer every file operation goes through
+     * @return what was read
+     * @throws IOException if an I/O operation fails
+     */
     public static Recovered recover(Path dir, FileLayer files) throws IOException {
         String name = StoreFiles.readCurrent(files, dir);
         Path path = dir.resolve(name);
@@ -186,6 +230,7 @@ public final class Manifest implements Closeable {
      * <p>REQUIRES: the numbers of added tables came from {@link #newFileNumber()} (a manifest takes its own
      * number from the same counter when it rolls; the live manifest's number is checked).
      *
+     * @param edit the edit
      * @throws IllegalStateException    if the edit does not apply to {@link #current()} or adds the live
      *                                  manifest's number (nothing is written), or the manifest is closed
      * @throws IllegalArgumentException if the encoded edit exceeds the record limit (nothing is written)
@@ -308,6 +353,8 @@ public final class Manifest implements Closeable {
      * (every append logs the counter). After a crash before that, recovery lists any file with the number as
      * an orphan and {@link Recovered#nextFreeFileNumber()} is above it, so the number is never handed out
      * while such a file exists.
+     *
+     * @return the file number
      */
     public synchronized long newFileNumber() {
         if (closed) {
@@ -319,12 +366,12 @@ public final class Manifest implements Closeable {
         return nextFileNumber++;
     }
 
-    /** The component set after every append that has returned. */
+    /** {@return the component set after every append that has returned} */
     public ComponentSet current() {
         return current;
     }
 
-    /** The live manifest file (changes when the manifest rolls). */
+    /** {@return the live manifest file (changes when the manifest rolls)} */
     public synchronized Path path() {
         return readOnlyPath != null ? readOnlyPath : writer.path();
     }

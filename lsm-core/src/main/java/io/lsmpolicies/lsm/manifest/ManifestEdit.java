@@ -46,7 +46,21 @@ public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional
     /** The edit that changes nothing. */
     public static final ManifestEdit EMPTY = builder().build();
 
-    /** @throws IllegalArgumentException on a repeated file number or a value out of range, naming it */
+    /**
+     * Copies the lists and checks the values.
+     *
+     * @param added          tables added, in order; for level 0 the order is creation order, oldest first (see
+     *                       {@link ComponentSet#apply}); no file number twice
+     * @param removed        file numbers removed; no number twice
+     * @param policy         the merge policy's name and state, if changed
+     * @param nextFileNumber the next file number to hand out, {@code >= 1}, if changed
+     * @param lastSequence   the last sequence number, {@code >= 0}, if changed
+     * @param walNumber      the oldest live write-ahead log's number, {@code >= 0}, if changed
+     * @param walSegment     the number of a write-ahead-log segment the store created (its log is on), {@code >= 0}, if
+     *                       changed: while it equals {@code walNumber}, that segment must exist (see
+     *                       {@link ComponentSet#requiredWalSegment()})
+     * @throws IllegalArgumentException on a repeated file number or a value out of range, naming it
+     */
     public ManifestEdit {
         added = List.copyOf(added);
         removed = List.copyOf(removed);
@@ -78,16 +92,21 @@ public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional
         }
     }
 
+    /** {@return a builder of an edit that changes nothing yet} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** This edit with {@code nextFileNumber} set to {@code value}, everything else unchanged. */
+    /**
+     * {@return this edit with {@code nextFileNumber} set to {@code value}, everything else unchanged}
+     *
+     * @param value the value
+     */
     public ManifestEdit withNextFileNumber(long value) {
         return new ManifestEdit(added, removed, policy, OptionalLong.of(value), lastSequence, walNumber, walSegment);
     }
 
-    /** The record payload: the version byte and the tagged fields. */
+    /** {@return the record payload: the version byte and the tagged fields} */
     public byte[] encode() {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + 128 * added.size());
         try (DataOutputStream out = new DataOutputStream(bytes)) {
@@ -107,6 +126,7 @@ public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional
      * @param payload the record payload
      * @param file    the file it came from, for the exception
      * @param offset  the record's offset in {@code file}, for the exception
+     * @return the edit
      * @throws CorruptionException {@code UNSUPPORTED_VERSION} for another format version, {@code UNKNOWN_TAG}
      *                             for a field tag this build does not know, {@code BAD_LENGTH} for a field cut
      *                             short or a length past the record, {@code INCONSISTENT_RECORD} for values
@@ -165,42 +185,88 @@ public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional
         private Builder() {
         }
 
-        /** Adds a table; level-0 tables in creation order, oldest first. */
+        /**
+         * Adds a table; level-0 tables in creation order, oldest first.
+         *
+         * @param table the table record
+         * @return this builder
+         */
         public Builder addTable(TableRecord table) {
             added.add(table);
             return this;
         }
 
+        /**
+         * Removes a table, by file number.
+         *
+         * @param fileNumber the table's file number
+         * @return this builder
+         */
         public Builder removeFile(long fileNumber) {
             removed.add(fileNumber);
             return this;
         }
 
+        /**
+         * Sets the merge policy.
+         *
+         * @param value the merge policy
+         * @return this builder
+         */
         public Builder policy(PolicyRecord value) {
             policy = once("policy", policy, value);
             return this;
         }
 
+        /**
+         * Sets the policy record from its name and encoded state.
+         *
+         * @param name   the policy's name
+         * @param state its encoded state
+         * @return this builder
+         */
         public Builder policy(String name, byte[] state) {
             return policy(new PolicyRecord(name, state));
         }
 
+        /**
+         * Sets the next file number.
+         *
+         * @param value the next file number
+         * @return this builder
+         */
         public Builder nextFileNumber(long value) {
             nextFileNumber = once("nextFileNumber", nextFileNumber, value);
             return this;
         }
 
+        /**
+         * Sets the last sequence number.
+         *
+         * @param value the last sequence number
+         * @return this builder
+         */
         public Builder lastSequence(long value) {
             lastSequence = once("lastSequence", lastSequence, value);
             return this;
         }
 
+        /**
+         * Sets the oldest live write-ahead-log segment.
+         *
+         * @param value the oldest live write-ahead-log segment
+         * @return this builder
+         */
         public Builder walNumber(long value) {
             walNumber = once("walNumber", walNumber, value);
             return this;
         }
 
-        /** A segment the store created, to be recorded with {@code walNumber} when the log is on. */
+        /**
+         * {@return a segment the store created, to be recorded with {@code walNumber} when the log is on}
+         *
+         * @param value the value
+         */
         public Builder walSegment(long value) {
             walSegment = once("walSegment", walSegment, value);
             return this;
@@ -213,7 +279,11 @@ public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional
             return value;
         }
 
-        /** @throws IllegalArgumentException as {@link ManifestEdit}'s constructor */
+        /**
+         * @throws IllegalArgumentException as {@link ManifestEdit}'s constructor
+         *
+         * @return the edit
+         */
         public ManifestEdit build() {
             return new ManifestEdit(added, removed, Optional.ofNullable(policy), optional(nextFileNumber),
                     optional(lastSequence), optional(walNumber), optional(walSegment));

@@ -54,6 +54,9 @@ public final class OptionsFile {
     /**
      * Writes {@code options} as {@code dir/OPTIONS}, replacing it atomically (see the class comment).
      *
+     * @param files   the file layer every file operation goes through
+     * @param dir     the store directory
+     * @param options the store's options
      * @throws IOException if a write, sync or rename fails; the previous file, if any, is then still whole
      */
     public static void write(FileLayer files, Path dir, StoredOptions options) throws IOException {
@@ -84,6 +87,9 @@ public final class OptionsFile {
      * The options recorded in {@code dir}, or empty if the store has no {@code OPTIONS} file (a store made
      * before the file existed, or a directory without a store).
      *
+     * @param files the file layer every file operation goes through
+     * @param dir   the store directory
+     * @return the options, or empty
      * @throws CorruptionException naming the file, the offset of the bad line and what is wrong, if the file
      *                             is damaged, of another format version, or names an unknown setting
      */

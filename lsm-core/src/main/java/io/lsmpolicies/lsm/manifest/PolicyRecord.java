@@ -21,7 +21,13 @@ public record PolicyRecord(String name, byte[] state) {
     /** Largest encoded state; a policy's state is small (a counter or two), this only bounds damage. */
     public static final int MAX_STATE_BYTES = 1 << 20;
 
-    /** @throws IllegalArgumentException if the name is empty or too long, or the state too large */
+    /**
+     * Copies the state and checks the record.
+     *
+     * @param name  the policy's registered name, 1 to {@link #MAX_NAME_BYTES} UTF-8 bytes
+     * @param state the encoded policy state, at most {@link #MAX_STATE_BYTES} bytes (may be empty)
+     * @throws IllegalArgumentException if the name is empty or too long, or the state too large
+     */
     public PolicyRecord {
         if (name == null || name.isEmpty()) {
             throw new IllegalArgumentException("policy name must be non-empty");
@@ -38,7 +44,7 @@ public record PolicyRecord(String name, byte[] state) {
         state = state.clone();
     }
 
-    /** A copy of the encoded state. */
+    /** {@return a copy of the encoded state} */
     @Override
     public byte[] state() {
         return state.clone();

@@ -21,7 +21,12 @@ public final class PolicyViews {
     private PolicyViews() {
     }
 
-    /** The view with every table's last access taken as its creation time. */
+    /**
+     * {@return the view with every table's last access taken as its creation time}
+     *
+     * @param set        the component set
+     * @param compacting file numbers of tables that are inputs of running merges
+     */
     public static TreeView of(ComponentSet set, Set<Long> compacting) {
         return of(set, compacting, TableRecord::createdMillis);
     }
@@ -31,6 +36,8 @@ public final class PolicyViews {
      *
      * @param compacting file numbers that are inputs of running merges
      * @param lastAccess last read time of a table (e.g. from the engine's read statistics)
+     * @param set the component set
+     * @return the view
      * @throws IllegalStateException naming the files if two tables of a level below 0 overlap
      */
     public static TreeView of(ComponentSet set, Set<Long> compacting, ToLongFunction<TableRecord> lastAccess) {

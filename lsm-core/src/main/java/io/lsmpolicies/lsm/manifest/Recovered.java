@@ -34,6 +34,26 @@ import java.util.Set;
 public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail tail, List<Path> orphans,
         List<Path> walSegments, List<Long> missingTables, long nextFreeFileNumber) {
 
+    /**
+     * Checks the state.
+     *
+     * @param directory          the store directory
+     * @param manifest           the manifest CURRENT names, which was replayed
+     * @param set                the component set after every intact record of {@code manifest}
+     * @param tail               how the manifest ended; {@code tail.torn()} means the last append was cut by a crash
+     *                           (that append never returned, so no caller relied on it) and was skipped
+     * @param orphans            files the store wrote that {@code set} does not reference, ascending by name:
+     *                           {@code *.sst} not in the set, {@code MANIFEST-*} other than {@code manifest}, and
+     *                           {@code *.tmp}, and write-ahead-log segments below {@code set.walNumber()} (their
+     *                           MemTables were flushed). Safe to delete: {@link #deleteOrphans}
+     * @param walSegments        write-ahead-log segments numbered {@code set.walNumber()} or above, ascending: the
+     *                           writes not yet in any table, to replay
+     * @param missingTables      live file numbers whose {@code .sst} file is not in the directory, ascending. An
+     *                           engine must refuse to open a store with missing tables (their data is lost)
+     * @param nextFreeFileNumber the smallest file number above {@code set.nextFileNumber() - 1} and above every
+     *                           numbered file in the directory (an orphan of a crash may hold a number the manifest
+     *                           never recorded): where {@link Manifest#reopen} starts handing out numbers
+     */
     public Recovered {
         orphans = List.copyOf(orphans);
         walSegments = List.copyOf(walSegments);
@@ -43,6 +63,8 @@ public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail
     /**
      * The write-ahead-log segment the manifest requires ({@link ComponentSet#requiredWalSegment()}) if it is not in
      * the directory: the writes it held that no table holds are lost. Empty if none is required or it is there.
+     *
+     * @return the missing segment's number, or empty
      */
     public OptionalLong missingWalSegment() {
         long required = set.requiredWalSegment();
@@ -61,7 +83,9 @@ public record Recovered(Path directory, Path manifest, ComponentSet set, LogTail
      * no writer other than a {@link Manifest} reopened from this result has used the directory since the
      * recovery (such a manifest's new files are numbered from {@link #nextFreeFileNumber()}, so never listed).
      *
+     * @param files the file layer every file operation goes through
      * @return how many files were deleted
+     * @throws IOException if an I/O operation fails
      */
     public int deleteOrphans(FileLayer files) throws IOException {
         int deleted = 0;

@@ -37,17 +37,29 @@ public final class StoreFiles {
     private StoreFiles() {
     }
 
-    /** {@code MANIFEST-000042} for 42. REQUIRES: {@code number > 0}. */
+    /**
+     * {@return {@code MANIFEST-000042} for 42} REQUIRES: {@code number > 0}.
+     *
+     * @param number the file number
+     */
     public static String manifestName(long number) {
         return MANIFEST_PREFIX + digits(number);
     }
 
-    /** {@code 000042.sst} for 42. REQUIRES: {@code number > 0}. */
+    /**
+     * {@return {@code 000042.sst} for 42} REQUIRES: {@code number > 0}.
+     *
+     * @param number the file number
+     */
     public static String tableName(long number) {
         return digits(number) + TABLE_SUFFIX;
     }
 
-    /** {@code 000042.log} for 42: a write-ahead-log segment. REQUIRES: {@code number > 0}. */
+    /**
+     * {@return {@code 000042.log} for 42: a write-ahead-log segment} REQUIRES: {@code number > 0}.
+     *
+     * @param number the file number
+     */
     public static String walName(long number) {
         return digits(number) + WAL_SUFFIX;
     }
@@ -59,20 +71,32 @@ public final class StoreFiles {
         return String.format(Locale.ROOT, "%06d", number);
     }
 
-    /** The number of a manifest file name in canonical form, or empty for any other name. */
+    /**
+     * {@return the number of a manifest file name in canonical form, or empty for any other name}
+     *
+     * @param name a file name
+     */
     public static OptionalLong manifestNumber(String name) {
         return name.startsWith(MANIFEST_PREFIX) ? canonical(name, name.substring(MANIFEST_PREFIX.length()), StoreFiles::manifestName)
                 : OptionalLong.empty();
     }
 
-    /** The number of a table file name in canonical form, or empty for any other name. */
+    /**
+     * {@return the number of a table file name in canonical form, or empty for any other name}
+     *
+     * @param name a file name
+     */
     public static OptionalLong tableNumber(String name) {
         return name.endsWith(TABLE_SUFFIX)
                 ? canonical(name, name.substring(0, name.length() - TABLE_SUFFIX.length()), StoreFiles::tableName)
                 : OptionalLong.empty();
     }
 
-    /** The number of a write-ahead-log segment name in canonical form, or empty for any other name. */
+    /**
+     * {@return the number of a write-ahead-log segment name in canonical form, or empty for any other name}
+     *
+     * @param name a file name
+     */
     public static OptionalLong walNumber(String name) {
         return name.endsWith(WAL_SUFFIX)
                 ? canonical(name, name.substring(0, name.length() - WAL_SUFFIX.length()), StoreFiles::walName)

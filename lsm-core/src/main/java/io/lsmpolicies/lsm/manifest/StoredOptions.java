@@ -27,7 +27,18 @@ public record StoredOptions(PolicySpec policy, String mergeOrder, long memtableB
     private static final Set<String> KEYS = Set.of("policy", "merge-order", "memtable-bytes", "page-bytes",
             "bloom-bits-per-key", "max-key-bytes", "max-value-bytes");
 
-    /** @throws IllegalArgumentException if a field is missing or out of its type's range */
+    /**
+     * Checks the options.
+     *
+     * @param policy          the merge policy with every parameter, defaults included (see {@link PolicySpec#of})
+     * @param mergeOrder      the name of the store's {@code MergeOrder}
+     * @param memtableBytes   the MemTable budget, which sets the size of a flush
+     * @param pageBytes       the SSTable page size
+     * @param bloomBitsPerKey Bloom filter bits per key
+     * @param maxKeyBytes     the largest key accepted
+     * @param maxValueBytes   the largest value accepted
+     * @throws IllegalArgumentException if a field is missing or out of its type's range
+     */
     public StoredOptions {
         if (policy == null || mergeOrder == null || mergeOrder.isEmpty()) {
             throw new IllegalArgumentException("policy and merge-order are required");

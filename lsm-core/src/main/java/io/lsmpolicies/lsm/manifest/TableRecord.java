@@ -45,7 +45,30 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
      */
     public static final int MAX_LEVEL = 63;
 
-    /** @throws IllegalArgumentException naming the file number, the rule and the value if a field is out of range */
+    /**
+     * Copies the keys and the parents, and checks the record.
+     *
+     * @param fileNumber            the SSTable's file number, {@code > 0}, unique among live files
+     * @param level                 its level, {@code 0 <= level <= }{@link #MAX_LEVEL}
+     * @param fileBytes             its size on disk, {@code >= 0}
+     * @param entries               entries including tombstones, {@code >= 0}
+     * @param tombstones            tombstones, {@code 0 <= tombstones <= entries}
+     * @param minKey                smallest key, {@code minKey <= maxKey}
+     * @param maxKey                largest key
+     * @param minSequence           smallest sequence number, {@code <= maxSequence}
+     * @param maxSequence           largest sequence number
+     * @param minFlushIndex         first flush whose data it holds, {@code >= 1}
+     * @param maxFlushIndex         last flush whose data it holds, {@code >= minFlushIndex}
+     * @param createdMillis         creation time, milliseconds since the epoch
+     * @param oldestTombstoneMillis write time of its oldest tombstone, {@link Long#MAX_VALUE} if none
+     * @param dataBytes             key and value bytes of its entries, {@code >= 0}: the size merge policies decide
+     *                              on (see {@link SSTableMetadata#dataBytes()})
+     * @param parents               empty for a real SSTable. For a virtual SSTable (delayed compaction: Pan et al.,
+     *                              JCST 2017): the records of the real SSTables it was derived from, which stay on
+     *                              disk while it lives; it has no file ({@code fileBytes} 0), sits in a level
+     *                              {@code >= 1}, and its other fields summarise its parents (see {@link #virtual})
+     * @throws IllegalArgumentException naming the file number, the rule and the value if a field is out of range
+     */
     public TableRecord {
         check(fileNumber > 0, "fileNumber must be > 0", fileNumber, fileNumber);
         check(level >= 0 && level <= MAX_LEVEL, "level must be in [0, " + MAX_LEVEL + "]", fileNumber, level);
@@ -85,7 +108,24 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
         maxKey = maxKey.clone();
     }
 
-    /** A real table's record (no parents). */
+    /**
+     * A real table's record (no parents).
+     *
+     * @param fileNumber            the SSTable's file number, {@code > 0}
+     * @param level                 its level
+     * @param fileBytes             its size on disk in bytes
+     * @param entries               entries including tombstones
+     * @param tombstones            tombstones
+     * @param minKey                smallest key
+     * @param maxKey                largest key
+     * @param minSequence           smallest sequence number
+     * @param maxSequence           largest sequence number
+     * @param minFlushIndex         first flush whose data it holds
+     * @param maxFlushIndex         last flush whose data it holds
+     * @param createdMillis         creation time, milliseconds since the epoch
+     * @param oldestTombstoneMillis write time of its oldest tombstone
+     * @param dataBytes             key and value bytes of its entries
+     */
     public TableRecord(long fileNumber, int level, long fileBytes, long entries, long tombstones, byte[] minKey,
             byte[] maxKey, long minSequence, long maxSequence, long minFlushIndex, long maxFlushIndex,
             long createdMillis, long oldestTombstoneMillis, long dataBytes) {
@@ -97,6 +137,12 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
      * A virtual table at {@code level} derived from {@code parents} (real, at least one): its keys, sequences
      * and flush indexes span theirs, its entries, tombstones and data bytes add theirs up (an upper bound: a
      * merge would drop superseded versions), its oldest tombstone is theirs, and it has no file.
+     *
+     * @param fileNumber    the SSTable's file number, {@code > 0}
+     * @param level         its level
+     * @param createdMillis creation time, milliseconds since the epoch
+     * @param parents       the real tables it is derived from
+     * @return the virtual table's record
      */
     public static TableRecord virtual(long fileNumber, int level, long createdMillis, List<TableRecord> parents) {
         if (parents.isEmpty()) {
@@ -129,17 +175,25 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
                 maxFlush, createdMillis, oldestTombstone, dataBytes, parents);
     }
 
-    /** Whether this is a virtual table (it has parents). */
+    /** {@return whether this is a virtual table (it has parents)} */
     public boolean isVirtual() {
         return !parents.isEmpty();
     }
 
-    /** The real tables a merge of this one reads: its parents if virtual, else itself. */
+    /** {@return the real tables a merge of this one reads: its parents if virtual, else itself} */
     public List<TableRecord> realTables() {
         return parents.isEmpty() ? List.of(this) : parents;
     }
 
-    /** The record of SSTable {@code fileNumber} at {@code level}, taking every other field from {@code metadata}. */
+    /**
+     * {@return the record of SSTable {@code fileNumber} at {@code level}, taking every other field from
+     * {@code metadata}}
+     *
+     * @param fileNumber the SSTable's file number, {@code > 0}
+     * @param level      its level
+     * @param fileBytes  its size on disk in bytes
+     * @param metadata   the written table's metadata
+     */
     public static TableRecord of(long fileNumber, int level, long fileBytes, SSTableMetadata metadata) {
         return new TableRecord(fileNumber, level, fileBytes, metadata.entries(), metadata.tombstones(),
                 metadata.minKey(), metadata.maxKey(), metadata.minSequence(), metadata.maxSequence(),
@@ -147,19 +201,23 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
                 metadata.oldestTombstoneMillis(), metadata.dataBytes());
     }
 
-    /** The same table at another level (a trivial move), every other field unchanged. */
+    /**
+     * {@return the same table at another level (a trivial move), every other field unchanged}
+     *
+     * @param newLevel the new level
+     */
     public TableRecord atLevel(int newLevel) {
         return new TableRecord(fileNumber, newLevel, fileBytes, entries, tombstones, minKey, maxKey, minSequence,
                 maxSequence, minFlushIndex, maxFlushIndex, createdMillis, oldestTombstoneMillis, dataBytes, parents);
     }
 
-    /** A copy of the smallest key. */
+    /** {@return a copy of the smallest key} */
     @Override
     public byte[] minKey() {
         return minKey.clone();
     }
 
-    /** A copy of the largest key. */
+    /** {@return a copy of the largest key} */
     @Override
     public byte[] maxKey() {
         return maxKey.clone();

@@ -21,37 +21,48 @@ public final class WriteBatch {
      * @param value the value; null for a delete
      */
     public record Op(byte[] key, byte[] value) {
-        /** Whether this operation deletes its key. */
+        /** {@return whether this operation deletes its key} */
         public boolean isDelete() {
             return value == null;
         }
     }
 
-    /** Adds a put. The arrays are not copied: do not change them afterwards. Returns this batch. */
+    /**
+     * Adds a put. The arrays are not copied: do not change them afterwards. Returns this batch.
+     *
+     * @param key   the key
+     * @param value the value
+     * @return this batch
+     */
     public WriteBatch put(byte[] key, byte[] value) {
         ops.add(new Op(java.util.Objects.requireNonNull(key, "key"), java.util.Objects.requireNonNull(value, "value")));
         bytes += key.length + value.length;
         return this;
     }
 
-    /** Adds a delete of {@code key} (not copied). Returns this batch. */
+    /**
+     * Adds a delete of {@code key} (not copied). Returns this batch.
+     *
+     * @param key the key
+     * @return this batch
+     */
     public WriteBatch delete(byte[] key) {
         ops.add(new Op(java.util.Objects.requireNonNull(key, "key"), null));
         bytes += key.length;
         return this;
     }
 
-    /** The operations in the order they were added (a read-only view). */
+    /** {@return the operations in the order they were added (a read-only view)} */
     public List<Op> ops() {
         return Collections.unmodifiableList(ops);
     }
 
-    /** The number of operations. */
+    /** {@return the number of operations} */
     public int count() {
         return ops.size();
     }
 
-    /** Key and value bytes in the batch (the user bytes of write amplification). */
+    /** {@return key and value bytes in the batch (the user bytes of write amplification)} */
     public long userBytes() {
         return bytes;
     }
