@@ -85,6 +85,41 @@ class MergeTest {
         assertThat(new MergingCursor(List.of()).advance()).isFalse();
     }
 
+    /** Any number of inputs, some empty, with equal entries in several: all come out, the earlier input's first. */
+    @Test
+    void mergingCursorOfAnyWidthKeepsEveryEntryAndBreaksTiesByInput() throws IOException {
+        SplittableRandom random = new SplittableRandom(5);
+        for (int k = 0; k <= 17; k++) {
+            for (int trial = 0; trial < 20; trial++) {
+                List<List<Entry>> inputs = new ArrayList<>();
+                List<long[]> expected = new ArrayList<>(); // (key, sequence, input) in merge order
+                for (int i = 0; i < k; i++) {
+                    List<Entry> in = new ArrayList<>();
+                    int n = random.nextInt(4) == 0 ? 0 : random.nextInt(40);
+                    for (int j = 0; j < n; j++) { // few keys and sequences: equal entries across inputs are common
+                        in.add(Entry.put(key(random.nextInt(20)), random.nextInt(4), new byte[] {(byte) i}));
+                    }
+                    in.sort(Entry.ORDER);
+                    inputs.add(in);
+                    for (Entry e : in) {
+                        expected.add(new long[] {e.key()[1], e.sequence(), i});
+                    }
+                }
+                expected.sort((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0])
+                        : a[1] != b[1] ? Long.compare(b[1], a[1]) : Long.compare(a[2], b[2]));
+                List<EntryCursor> cursors = new ArrayList<>();
+                for (List<Entry> in : inputs) {
+                    cursors.add(EntryCursor.of(in.iterator()));
+                }
+                List<long[]> got = new ArrayList<>();
+                for (Entry e : collect(new MergingCursor(cursors))) {
+                    got.add(new long[] {e.key()[1], e.sequence(), e.value()[0]});
+                }
+                assertThat(got).as("%d inputs", k).containsExactlyElementsOf(expected);
+            }
+        }
+    }
+
     @Test
     void collapsingPreservesWhatEverySnapshotSees() throws IOException {
         SplittableRandom random = new SplittableRandom(2);
