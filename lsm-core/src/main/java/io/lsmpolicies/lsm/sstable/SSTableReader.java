@@ -6,7 +6,6 @@ import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.IoCause;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -15,10 +14,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -107,13 +102,6 @@ public final class SSTableReader implements Closeable {
     }
 
     private static final BlockCache NO_CACHE = BlockCache.ofBytes(0);
-
-    /** Reads merge inputs ahead and checks their pages, while the merge works on the chunk before; daemons. */
-    private static final ExecutorService READERS = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "lsm-table-read");
-        t.setDaemon(true);
-        return t;
-    });
 
     /**
      * Opens {@code path}, reading its pages through {@code cache}.
@@ -241,9 +229,7 @@ public final class SSTableReader implements Closeable {
      * All entries in internal order, read in place ({@link EntryCursor}): leaves are read {@code readAheadBytes}
      * at a time in one call into a buffer of the cursor's own (a merge's sequential pass; pages bypass the block
      * cache and are still checked one by one), and each entry is decoded where it lies, its key and value not
-     * copied. While the cursor works on one chunk, the next is read and its pages checked by a background thread
-     * into a second buffer. Damage is a {@link CorruptionException} from {@link EntryCursor#advance()}, at the
-     * latest when the cursor reaches the chunk holding the damaged page.
+     * copied. Damage is a {@link CorruptionException} from {@link EntryCursor#advance()}.
      */
     public EntryCursor scanInPlace(int readAheadBytes) {
         return new LeafScan(Math.max(1, readAheadBytes / pageSize));
@@ -252,16 +238,9 @@ public final class SSTableReader implements Closeable {
     /** The cursor of {@link #scanInPlace}: leaves decoded sequentially in a read-ahead chunk. */
     private final class LeafScan implements EntryCursor {
         private final int readAheadPages;
-        /** The chunk the open leaf lies in: its first leaf, its leaves, whether they are all checked already. */
         private byte[] chunk;
         private long chunkStart;
         private int chunkPages;
-        private boolean chunkChecked;
-        /** The chunk after it, read and checked in the background into a buffer of its own. */
-        private byte[] ahead;
-        private Future<?> aheadRead;
-        private long aheadStart;
-        private int aheadPages;
         /** The next leaf to open. */
         private long leaf;
         /** The open leaf, its entries left, where the next one starts and where its entries end. */
@@ -284,7 +263,6 @@ public final class SSTableReader implements Closeable {
             while (remaining == 0) {
                 if (leaf >= leafPages) {
                     chunk = null;
-                    ahead = null;
                     return false;
                 }
                 open(leaf++);
@@ -312,39 +290,19 @@ public final class SSTableReader implements Closeable {
             }
         }
 
-        /**
-         * Opens leaf {@code n}: makes the chunk holding it current (the one read ahead, or read now), starts reading
-         * the chunk after it, and checks the leaf's checksum (unless the read ahead did), type and count.
-         */
+        /** Opens leaf {@code n}: reads the chunk holding it if needed, checks its checksum, type and count. */
         private void open(long n) throws IOException {
             if (chunk == null || n >= chunkStart + chunkPages) {
-                if (aheadRead != null && aheadStart == n) {
-                    awaitAhead();
-                    byte[] done = ahead;
-                    ahead = chunk;
-                    chunk = done;
-                    chunkStart = aheadStart;
-                    chunkPages = aheadPages;
-                    chunkChecked = true;
-                } else {
-                    if (aheadRead != null) { // not the chunk wanted (a cursor reads leaves in order: never so)
-                        awaitAhead();
-                    }
-                    chunkStart = n;
-                    chunkPages = (int) Math.min(readAheadPages, leafPages - n);
-                    if (chunk == null) {
-                        chunk = new byte[readAheadPages * pageSize];
-                    }
-                    readFully(ByteBuffer.wrap(chunk, 0, chunkPages * pageSize), n * pageSize);
-                    pagesRead.addAndGet(chunkPages);
-                    chunkChecked = false;
+                chunkStart = n;
+                chunkPages = (int) Math.min(readAheadPages, leafPages - n);
+                if (chunk == null) {
+                    chunk = new byte[readAheadPages * pageSize];
                 }
-                readAhead(chunkStart + chunkPages);
+                readFully(ByteBuffer.wrap(chunk, 0, chunkPages * pageSize), n * pageSize);
+                pagesRead.addAndGet(chunkPages);
             }
             int at = (int) (n - chunkStart) * pageSize;
-            if (!chunkChecked) {
-                verifyChecksum(n, chunk, at);
-            }
+            verifyChecksum(n, chunk, at);
             if (chunk[at] != SSTableFormat.LEAF) {
                 throw new CorruptionException(path, n * pageSize, Code.BAD_LENGTH, "page " + n + " has type "
                         + chunk[at] + ", expected " + SSTableFormat.LEAF);
@@ -359,53 +317,6 @@ public final class SSTableReader implements Closeable {
             remaining = count;
             pos = at + SSTableFormat.PAGE_HEADER_BYTES;
             end = at + pageSize - SSTableFormat.PAGE_CRC_BYTES;
-        }
-
-        /** Starts reading the leaves from {@code start} on (a chunk's worth) and checking their checksums. */
-        private void readAhead(long start) {
-            if (start >= leafPages) {
-                return;
-            }
-            int pages = (int) Math.min(readAheadPages, leafPages - start);
-            if (ahead == null) {
-                ahead = new byte[readAheadPages * pageSize];
-            }
-            byte[] into = ahead;
-            aheadStart = start;
-            aheadPages = pages;
-            aheadRead = READERS.submit(() -> {
-                readFully(ByteBuffer.wrap(into, 0, pages * pageSize), start * pageSize);
-                pagesRead.addAndGet(pages);
-                for (int i = 0; i < pages; i++) {
-                    verifyChecksum(start + i, into, i * pageSize);
-                }
-                return null;
-            });
-        }
-
-        /** Waits for the chunk read ahead, and throws its failure (a damaged page's, or the read's). */
-        private void awaitAhead() throws IOException {
-            Future<?> read = aheadRead;
-            aheadRead = null;
-            try {
-                read.get();
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof IOException io) {
-                    throw io;
-                }
-                if (cause instanceof RuntimeException re) {
-                    throw re;
-                }
-                if (cause instanceof Error err) {
-                    throw err;
-                }
-                throw new IOException("reading " + path + " ahead failed", cause);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                read.cancel(false);
-                throw new InterruptedIOException("interrupted while reading " + path);
-            }
         }
 
         private long varLong() {
@@ -463,18 +374,9 @@ public final class SSTableReader implements Closeable {
             return valueLen;
         }
 
-        /** Waits for a read still running ahead (its result is not needed) so that no read outlives the cursor. */
         @Override
         public void close() {
-            if (aheadRead != null) {
-                try {
-                    awaitAhead();
-                } catch (IOException | RuntimeException e) {
-                    // not needed: the cursor is done
-                }
-            }
             chunk = null;
-            ahead = null;
             remaining = 0;
             leaf = leafPages;
         }
