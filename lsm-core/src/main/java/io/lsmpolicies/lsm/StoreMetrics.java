@@ -93,6 +93,7 @@ public record StoreMetrics(Writes writes, Flushes flushes, Merges merges, Reads 
      * @param bytesReadByCause    file-layer bytes read, by cause
      */
     public record Io(Map<String, Long> bytesWrittenByCause, Map<String, Long> bytesReadByCause) {
+        /** Copies both maps: the record never changes, whatever the caller does with its maps after. */
         public Io {
             bytesWrittenByCause = Map.copyOf(bytesWrittenByCause);
             bytesReadByCause = Map.copyOf(bytesReadByCause);
@@ -132,7 +133,7 @@ public record StoreMetrics(Writes writes, Flushes flushes, Merges merges, Reads 
         }
     }
 
-    /** The metrics as one JSON object. */
+    /** {@return the metrics as one JSON object, the groups as nested objects} */
     public String toJson() {
         try {
             return JSON.writeValueAsString(this);
