@@ -93,7 +93,12 @@ public record StoreMetrics(Writes writes, Flushes flushes, Merges merges, Reads 
      * @param bytesReadByCause    file-layer bytes read, by cause
      */
     public record Io(Map<String, Long> bytesWrittenByCause, Map<String, Long> bytesReadByCause) {
-        /** Copies both maps: the record never changes, whatever the caller does with its maps after. */
+        /**
+         * Copies both maps: the record never changes, whatever the caller does with its maps after.
+         *
+         * @param bytesWrittenByCause file-layer bytes written, by cause
+         * @param bytesReadByCause    file-layer bytes read, by cause
+         */
         public Io {
             bytesWrittenByCause = Map.copyOf(bytesWrittenByCause);
             bytesReadByCause = Map.copyOf(bytesReadByCause);

@@ -24,31 +24,31 @@ public interface EntryCursor extends Closeable {
      */
     boolean advance() throws java.io.IOException;
 
-    /** The array holding the current key. */
+    /** {@return the array holding the current key} */
     byte[] keyArray();
 
-    /** Where the current key starts in {@link #keyArray()}. */
+    /** {@return where the current key starts in {@link #keyArray()}} */
     int keyOffset();
 
-    /** The current key's length in bytes. */
+    /** {@return the current key's length in bytes} */
     int keyLength();
 
-    /** The current entry's sequence number. */
+    /** {@return the current entry's sequence number} */
     long sequence();
 
-    /** Whether the current entry is a delete. */
+    /** {@return whether the current entry is a delete} */
     boolean tombstone();
 
-    /** The array holding the current value (empty for a tombstone). */
+    /** {@return the array holding the current value (empty for a tombstone)} */
     byte[] valueArray();
 
-    /** Where the current value starts in {@link #valueArray()}. */
+    /** {@return where the current value starts in {@link #valueArray()}} */
     int valueOffset();
 
-    /** The current value's length in bytes. */
+    /** {@return the current value's length in bytes} */
     int valueLength();
 
-    /** The current entry, key and value copied out. */
+    /** {@return the current entry, key and value copied out} */
     default Entry entry() {
         int k = keyOffset();
         int v = valueOffset();
@@ -56,7 +56,13 @@ public interface EntryCursor extends Closeable {
                 Arrays.copyOfRange(valueArray(), v, v + valueLength()));
     }
 
-    /** Compares the current entries of two cursors in {@link Entry#ORDER}. */
+    /**
+     * Compares the current entries of two cursors in {@link Entry#ORDER}.
+     *
+     * @param a a cursor on an entry
+     * @param b another
+     * @return negative, zero or positive as {@code a}'s entry comes before, with or after {@code b}'s
+     */
     static int compare(EntryCursor a, EntryCursor b) {
         int ka = a.keyOffset();
         int kb = b.keyOffset();
@@ -64,7 +70,13 @@ public interface EntryCursor extends Closeable {
         return c != 0 ? c : Long.compare(b.sequence(), a.sequence());
     }
 
-    /** Whether the current keys of two cursors are equal. */
+    /**
+     * Whether the current keys of two cursors are equal.
+     *
+     * @param a a cursor on an entry
+     * @param b another
+     * @return whether their keys hold the same bytes
+     */
     static boolean sameKey(EntryCursor a, EntryCursor b) {
         int ka = a.keyOffset();
         int kb = b.keyOffset();
@@ -76,7 +88,12 @@ public interface EntryCursor extends Closeable {
     default void close() {
     }
 
-    /** A cursor over entries already in memory (a MemTable's, a test's), in {@link Entry#ORDER}. */
+    /**
+     * A cursor over entries already in memory (a MemTable's, a test's).
+     *
+     * @param entries the entries, in {@link Entry#ORDER}
+     * @return a cursor that hands out each entry's own arrays (its {@link #entry()} is the entry itself)
+     */
     static EntryCursor of(Iterator<Entry> entries) {
         return new EntryCursor() {
             private Entry current;

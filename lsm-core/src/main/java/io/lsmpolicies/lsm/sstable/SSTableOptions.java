@@ -32,7 +32,12 @@ public record SSTableOptions(int pageSize, int bloomBitsPerKey, boolean fitPageS
     /** Bytes of a leaf entry's encoding beyond its key and value (flags and lengths; sequences of 4 bytes). */
     private static final int ENTRY_ENCODING_BYTES = 8;
 
-    /** Pages of exactly {@code pageSize} bytes. */
+    /**
+     * Pages of exactly {@code pageSize} bytes, not fitted to the entries.
+     *
+     * @param pageSize        bytes per page: a power of two in [512, 1 MiB]
+     * @param bloomBitsPerKey Bloom filter bits per key in [1, 64]
+     */
     public SSTableOptions(int pageSize, int bloomBitsPerKey) {
         this(pageSize, bloomBitsPerKey, false);
     }
@@ -43,6 +48,11 @@ public record SSTableOptions(int pageSize, int bloomBitsPerKey, boolean fitPageS
      * known; otherwise an exact page size, the smallest power of two in [{@code pageSize},
      * {@link #MAX_FITTED_PAGE_SIZE}] that whole entries of the mean size fill to {@link #TARGET_FILL} (the
      * largest if none does), but no larger than {@code flushBytes /} {@link #MIN_FITTED_PAGES}.
+     *
+     * @param entries    the table's entries
+     * @param dataBytes  their key and value bytes
+     * @param flushBytes the bytes one flush of the store writes (its MemTable budget)
+     * @return the options to write that table with
      */
     public SSTableOptions fittedTo(long entries, long dataBytes, long flushBytes) {
         if (!fitPageSize || entries <= 0 || dataBytes < 0) {
@@ -63,6 +73,14 @@ public record SSTableOptions(int pageSize, int bloomBitsPerKey, boolean fitPageS
         return Math.floor(usable / entry) * entry / size;
     }
 
+    /**
+     * Checks the settings.
+     *
+     * @param pageSize        bytes per page: a power of two in [512, 1 MiB]
+     * @param bloomBitsPerKey Bloom filter bits per key in [1, 64]
+     * @param fitPageSize     whether each table's page size is fitted to its entries
+     * @throws IllegalArgumentException naming the setting out of range and its range
+     */
     public SSTableOptions {
         if (pageSize < SSTableFormat.MIN_PAGE_SIZE || pageSize > SSTableFormat.MAX_PAGE_SIZE
                 || Integer.bitCount(pageSize) != 1) {
