@@ -58,6 +58,8 @@ public final class BlockCache {
     /**
      * A cache of at most {@code capacityBytes} bytes of pages; 0 disables caching.
      *
+     * @param capacityBytes the most bytes of pages the cache holds (0: no cache)
+     * @return the cache
      * @throws IllegalArgumentException if negative
      */
     public static BlockCache ofBytes(long capacityBytes) {
@@ -148,25 +150,28 @@ public final class BlockCache {
         pages.asMap().keySet().removeIf(k -> k.file() == file);
     }
 
+    /** {@return the capacity the cache was made with, in bytes} */
     public long capacityBytes() {
         return capacityBytes;
     }
 
-    /** Bytes of pages held now (after pending evictions). */
+    /** {@return the bytes of pages held now (after pending evictions)} */
     public long weightedBytes() {
         pages.cleanUp();
         return pages.policy().eviction().map(e -> e.weightedSize().orElse(0L)).orElse(0L);
     }
 
-    /** Bytes of off-heap memory the cache has taken so far (at most its capacity). */
+    /** {@return the bytes of off-heap memory the cache has taken so far (at most its capacity)} */
     public long reservedBytes() {
         return arena == null ? 0 : arena.reservedBytes();
     }
 
+    /** {@return the lookups that found their page cached, since the cache was made} */
     public long hits() {
         return pages.stats().hitCount();
     }
 
+    /** {@return the lookups that did not find their page cached, since the cache was made} */
     public long misses() {
         return pages.stats().missCount();
     }

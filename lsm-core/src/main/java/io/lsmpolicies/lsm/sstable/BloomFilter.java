@@ -38,12 +38,24 @@ public final class BloomFilter {
             this.bitsPerKey = bitsPerKey;
         }
 
-        /** Adds a key (duplicates are harmless). */
+        /**
+         * Adds a key (duplicates are harmless).
+         *
+         * @param key the key
+         * @return this builder
+         */
         public Builder add(byte[] key) {
             return add(key, 0, key.length);
         }
 
-        /** Adds the key held in {@code bytes[from, from + length)}. */
+        /**
+         * Adds the key held in {@code bytes[from, from + length)} (a key read in place).
+         *
+         * @param bytes  the array holding the key
+         * @param from   where the key starts
+         * @param length the key's length
+         * @return this builder
+         */
         public Builder add(byte[] bytes, int from, int length) {
             if (count == hashes.length / 2) {
                 hashes = java.util.Arrays.copyOf(hashes, hashes.length * 2);
@@ -53,11 +65,12 @@ public final class BloomFilter {
             return this;
         }
 
-        /** Number of keys added. */
+        /** {@return the number of keys added} */
         public int count() {
             return count;
         }
 
+        /** {@return the filter of the keys added, of bitsPerKey times their number of bits (at least 64)} */
         public BloomFilter build() {
             long bits = Math.max(64L, (long) count * bitsPerKey);
             long wordCount = (bits + 63) / 64;
@@ -76,6 +89,8 @@ public final class BloomFilter {
     /**
      * A builder with {@code bitsPerKey} bits per key.
      *
+     * @param bitsPerKey bits per key in [1, 64]
+     * @return an empty builder
      * @throws IllegalArgumentException if {@code bitsPerKey} is outside [1, 64]
      */
     public static Builder builder(int bitsPerKey) {
@@ -104,7 +119,12 @@ public final class BloomFilter {
     public record KeyHash(long h1, long h2) {
     }
 
-    /** The hash of {@code key} that {@link #mightContain(KeyHash)} probes. */
+    /**
+     * The hash of {@code key} that {@link #mightContain(KeyHash)} probes.
+     *
+     * @param key the key
+     * @return its two probe hashes
+     */
     public static KeyHash hash(byte[] key) {
         long[] h = new long[2];
         hashHalves(key, 0, key.length, h, 0);
@@ -122,12 +142,22 @@ public final class BloomFilter {
         out[at + 1] = Long.reverseBytes(out[at + 1]);
     }
 
-    /** False only if {@code key} was certainly not added. */
+    /**
+     * False only if {@code key} was certainly not added.
+     *
+     * @param key the key
+     * @return false if the key was certainly not added; true if it may have been
+     */
     public boolean mightContain(byte[] key) {
         return mightContain(hash(key));
     }
 
-    /** False only if the key {@code hash} was computed from was certainly not added. */
+    /**
+     * False only if the key {@code hash} was computed from was certainly not added.
+     *
+     * @param hash the key's {@link #hash}
+     * @return false if the key was certainly not added; true if it may have been
+     */
     public boolean mightContain(KeyHash hash) {
         long h1 = hash.h1();
         long h2 = hash.h2();
@@ -141,12 +171,12 @@ public final class BloomFilter {
         return true;
     }
 
-    /** Number of probes per key. */
+    /** {@return the number of probes per key} */
     public int probes() {
         return probes;
     }
 
-    /** The encoded form (see the class comment). */
+    /** {@return the encoded form (see the class comment)} */
     public byte[] encode() {
         ByteBuffer b = ByteBuffer.allocate(6 + words.length * 8);
         b.put(VERSION).put((byte) probes).putInt(words.length * 64);
@@ -159,6 +189,8 @@ public final class BloomFilter {
     /**
      * Reads {@link #encode()}'s output.
      *
+     * @param bytes the encoded filter
+     * @return the filter
      * @throws IllegalArgumentException saying what is malformed (the caller adds file and offset)
      */
     public static BloomFilter decode(byte[] bytes) {

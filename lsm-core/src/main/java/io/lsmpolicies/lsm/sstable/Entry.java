@@ -17,6 +17,16 @@ public record Entry(byte[] key, long sequence, boolean tombstone, byte[] value) 
     /** The internal order: key ascending (unsigned), sequence descending. */
     public static final Comparator<Entry> ORDER = (a, b) -> compare(a.key, a.sequence, b.key, b.sequence);
 
+    /**
+     * Checks the entry.
+     *
+     * @param key       the key
+     * @param sequence  the write's sequence number, {@code >= 0}
+     * @param tombstone true for a delete
+     * @param value     the value; empty for a tombstone
+     * @throws IllegalArgumentException if the key or value is missing, the sequence negative, or a tombstone has
+     *                                  a value
+     */
     public Entry {
         if (key == null || value == null) {
             throw new IllegalArgumentException("key and value are required (use an empty value for a tombstone)");
@@ -29,17 +39,38 @@ public record Entry(byte[] key, long sequence, boolean tombstone, byte[] value) 
         }
     }
 
-    /** A put. */
+    /**
+     * A put.
+     *
+     * @param key      the key
+     * @param sequence the write's sequence number
+     * @param value    the value
+     * @return the entry
+     */
     public static Entry put(byte[] key, long sequence, byte[] value) {
         return new Entry(key, sequence, false, value);
     }
 
-    /** A delete. */
+    /**
+     * A delete.
+     *
+     * @param key      the key
+     * @param sequence the write's sequence number
+     * @return the entry, a tombstone with an empty value
+     */
     public static Entry delete(byte[] key, long sequence) {
         return new Entry(key, sequence, true, new byte[0]);
     }
 
-    /** Compares internal keys (key ascending, sequence descending). */
+    /**
+     * Compares internal keys (key ascending, sequence descending).
+     *
+     * @param k1 the first key
+     * @param s1 its sequence number
+     * @param k2 the second key
+     * @param s2 its sequence number
+     * @return negative, zero or positive as the first comes before, with or after the second
+     */
     public static int compare(byte[] k1, long s1, byte[] k2, long s2) {
         int c = Arrays.compareUnsigned(k1, k2);
         return c != 0 ? c : Long.compare(s2, s1);

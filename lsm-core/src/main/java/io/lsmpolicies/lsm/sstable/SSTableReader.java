@@ -96,7 +96,13 @@ public final class SSTableReader implements Closeable {
         }
     }
 
-    /** Opens {@code path} without a block cache: every page read goes to the file. */
+    /**
+     * Opens {@code path} without a block cache: every page read goes to the file.
+     *
+     * @param path the SSTable file
+     * @return the reader; close it
+     * @throws IOException if the file cannot be read ({@link CorruptionException} if damaged)
+     */
     public static SSTableReader open(Path path) throws IOException {
         return open(path, NO_CACHE);
     }
@@ -106,13 +112,26 @@ public final class SSTableReader implements Closeable {
     /**
      * Opens {@code path}, reading its pages through {@code cache}.
      *
+     * @param path  the SSTable file
+     * @param cache the block cache its leaves go through
+     * @return the reader; close it
      * @throws CorruptionException if the trailer, Bloom filter or metadata is damaged or of an unknown version
      */
     public static SSTableReader open(Path path, BlockCache cache) throws IOException {
         return open(FileLayer.plain(), IoCause.READ, path, cache);
     }
 
-    /** As above, with I/O through {@code files} charged to {@code cause} (reads, or a merge's input). */
+    /**
+     * As {@link #open(Path, BlockCache)}, with I/O through {@code files} charged to {@code cause} (reads, or a
+     * merge's input).
+     *
+     * @param files the file layer the reads go through
+     * @param cause what the reads are charged to
+     * @param path  the SSTable file
+     * @param cache the block cache its leaves go through
+     * @return the reader; close it
+     * @throws IOException if the file cannot be read ({@link CorruptionException} if damaged)
+     */
     public static SSTableReader open(FileLayer files, IoCause cause, Path path, BlockCache cache) throws IOException {
         FileChannel channel = files.open(path, cause, StandardOpenOption.READ);
         try {
@@ -123,31 +142,42 @@ public final class SSTableReader implements Closeable {
         }
     }
 
+    /** {@return the table's metadata block, read at open} */
     public SSTableMetadata metadata() {
         return metadata;
     }
 
-    /** Levels of the B+-tree (1: the root is a leaf). */
+    /** {@return the levels of the B+-tree (1: the root is a leaf)} */
     public int height() {
         return height;
     }
 
-    /** Pages read from the file since open, cache misses only (for read-amplification accounting and tests). */
+    /** {@return the pages read from the file since open, cache misses only (read amplification, tests)} */
     public long pagesRead() {
         return pagesRead.get();
     }
 
-    /** False if {@code key} is certainly absent (Bloom filter), without reading a page. */
+    /**
+     * False if {@code key} is certainly absent (Bloom filter), without reading a page.
+     *
+     * @param key the key
+     * @return false if the table certainly holds no version of the key
+     */
     public boolean mightContain(byte[] key) {
         return bloom.mightContain(key);
     }
 
-    /** As {@link #mightContain(byte[])}, with the key's hash computed once by the caller. */
+    /**
+     * As {@link #mightContain(byte[])}, with the key's hash computed once by the caller.
+     *
+     * @param hash the key's {@link BloomFilter#hash}
+     * @return false if the table certainly holds no version of the key
+     */
     public boolean mightContain(BloomFilter.KeyHash hash) {
         return bloom.mightContain(hash);
     }
 
-    /** Bytes of internal pages pinned so far (each parsed once, on first use). */
+    /** {@return the bytes of internal pages pinned so far (each parsed once, on first use)} */
     public long pinnedBytes() {
         return pinnedBytes.get();
     }
@@ -156,13 +186,24 @@ public final class SSTableReader implements Closeable {
      * The newest version of {@code key} with sequence number at most {@code snapshot} (a put or a tombstone),
      * or {@code null} if this SSTable holds none.
      *
+     * @param key      the key
+     * @param snapshot the newest sequence number to see
+     * @return the version, or null
      * @throws CorruptionException if a page on the path is damaged
      */
     public Entry get(byte[] key, long snapshot) throws IOException {
         return get(key, BloomFilter.hash(key), snapshot);
     }
 
-    /** As {@link #get(byte[], long)}, with {@code hash} = {@link BloomFilter#hash}({@code key}). */
+    /**
+     * As {@link #get(byte[], long)}, with {@code hash} = {@link BloomFilter#hash}({@code key}).
+     *
+     * @param key      the key
+     * @param hash     its hash
+     * @param snapshot the newest sequence number to see
+     * @return the version, or null
+     * @throws IOException if a page cannot be read ({@link CorruptionException} if damaged)
+     */
     public Entry get(byte[] key, BloomFilter.KeyHash hash, long snapshot) throws IOException {
         return bloom.mightContain(hash) ? getAdmitted(key, snapshot) : null;
     }
@@ -170,6 +211,11 @@ public final class SSTableReader implements Closeable {
     /**
      * As {@link #get(byte[], long)} for a key the caller has already found the Bloom filter to admit
      * ({@link #mightContain(BloomFilter.KeyHash)}): the search without probing the filter again.
+     *
+     * @param key      the key
+     * @param snapshot the newest sequence number to see
+     * @return the version, or null
+     * @throws IOException if a page cannot be read ({@link CorruptionException} if damaged)
      */
     public Entry getAdmitted(byte[] key, long snapshot) throws IOException {
         long leaf = leafFor(key, snapshot);
@@ -196,6 +242,11 @@ public final class SSTableReader implements Closeable {
     /**
      * All entries from the first at or after ({@code key}, {@code sequence}) in internal order, to the end.
      * Iteration throws {@link UncheckedIOException} wrapping a {@link CorruptionException} on a damaged page.
+     *
+     * @param key      the first key
+     * @param sequence the newest sequence number of it to start at
+     * @return the cursor; close it if not read to the end
+     * @throws IOException if the first leaf cannot be read ({@link CorruptionException} if damaged)
      */
     public Cursor seek(byte[] key, long sequence) throws IOException {
         return new Cursor(leafFor(key, sequence), key, sequence);
@@ -220,7 +271,12 @@ public final class SSTableReader implements Closeable {
         return pageNo;
     }
 
-    /** All entries in internal order. */
+    /**
+     * All entries in internal order.
+     *
+     * @return the cursor; close it if not read to the end
+     * @throws IOException if the first leaf cannot be read ({@link CorruptionException} if damaged)
+     */
     public Cursor scan() throws IOException {
         return new Cursor(0, null, 0);
     }
@@ -230,6 +286,9 @@ public final class SSTableReader implements Closeable {
      * at a time in one call into a buffer of the cursor's own (a merge's sequential pass; pages bypass the block
      * cache and are still checked one by one), and each entry is decoded where it lies, its key and value not
      * copied. Damage is a {@link CorruptionException} from {@link EntryCursor#advance()}.
+     *
+     * @param readAheadBytes bytes read per call (rounded down to whole pages, at least one)
+     * @return the cursor, before its first entry
      */
     public EntryCursor scanInPlace(int readAheadBytes) {
         return new LeafScan(Math.max(1, readAheadBytes / pageSize));
@@ -586,6 +645,7 @@ public final class SSTableReader implements Closeable {
         }
     }
 
+    /** {@return the table's file} */
     public Path path() {
         return path;
     }

@@ -23,6 +23,7 @@ public final class SSTableVerifier {
 
     /** What was found: no problems means the file is sound. */
     public record Report(Path file, long entries, int height, List<String> problems) {
+        /** {@return whether no problem was found} */
         public boolean ok() {
             return problems.isEmpty();
         }
@@ -31,7 +32,13 @@ public final class SSTableVerifier {
     private record Key(byte[] key, long sequence) {
     }
 
-    /** Verifies {@code path}; never throws for damage, which is reported as problems. */
+    /**
+     * Verifies {@code path}; never throws for damage, which is reported as problems.
+     *
+     * @param path the SSTable file
+     * @return what was found
+     * @throws IOException if the file cannot be read at all
+     */
     public static Report verify(Path path) throws IOException {
         List<String> problems = new ArrayList<>();
         SSTableReader reader;

@@ -87,13 +87,36 @@ public final class SSTableWriter implements Closeable {
         pageAt(0, SSTableFormat.LEAF);
     }
 
-    /** Creates {@code path}, which must not exist, for an SSTable holding flushes {@code minFlush..maxFlush}. */
+    /**
+     * Creates {@code path}, which must not exist, for an SSTable holding flushes {@code minFlush..maxFlush}.
+     *
+     * @param path          the new file
+     * @param options       page size and Bloom bits
+     * @param minFlushIndex the oldest flush whose data it holds
+     * @param maxFlushIndex the newest
+     * @param createdMillis its creation time, recorded in its metadata
+     * @return the writer; {@link #finish} it, then close it
+     * @throws IOException if the file cannot be created
+     */
     public static SSTableWriter create(Path path, SSTableOptions options, long minFlushIndex, long maxFlushIndex,
             long createdMillis) throws IOException {
         return create(FileLayer.plain(), IoCause.FLUSH, path, options, minFlushIndex, maxFlushIndex, createdMillis);
     }
 
-    /** As above, with I/O through {@code files} charged to {@code cause} (a flush or a merge). */
+    /**
+     * As {@link #create(Path, SSTableOptions, long, long, long)}, with I/O through {@code files} charged to
+     * {@code cause} (a flush or a merge).
+     *
+     * @param files         the file layer the writes go through
+     * @param cause         what the writes are charged to
+     * @param path          the new file
+     * @param options       page size and Bloom bits
+     * @param minFlushIndex the oldest flush whose data it holds
+     * @param maxFlushIndex the newest
+     * @param createdMillis its creation time, recorded in its metadata
+     * @return the writer; {@link #finish} it, then close it
+     * @throws IOException if the file cannot be created
+     */
     public static SSTableWriter create(FileLayer files, IoCause cause, Path path, SSTableOptions options,
             long minFlushIndex, long maxFlushIndex, long createdMillis) throws IOException {
         FileChannel channel = files.open(path, cause, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
@@ -103,6 +126,8 @@ public final class SSTableWriter implements Closeable {
     /**
      * Appends an entry. REQUIRES: strictly after the previous one in {@link Entry#ORDER}.
      *
+     * @param e the entry
+     * @throws IOException if handing a full group of pages to the background write finds an earlier write failed
      * @throws IllegalArgumentException if out of order, or too large for a page (naming the limit)
      */
     public void add(Entry e) throws IOException {
@@ -113,6 +138,8 @@ public final class SSTableWriter implements Closeable {
      * Appends the cursor's current entry, copying its key and value from where the cursor holds them straight
      * into the page. REQUIRES: strictly after the previous one in {@link Entry#ORDER}.
      *
+     * @param c a cursor on an entry
+     * @throws IOException if handing a full group of pages to the background write finds an earlier write failed
      * @throws IllegalArgumentException if out of order, or too large for a page (naming the limit)
      */
     public void add(EntryCursor c) throws IOException {
@@ -176,7 +203,9 @@ public final class SSTableWriter implements Closeable {
         maxSequence = Math.max(maxSequence, sequence);
     }
 
-    /** Bytes written so far, counting the page being filled: where a merge decides to cut its output. */
+    /**
+     * {@return the bytes written so far, counting the page being filled: where a merge decides to cut its output}
+     */
     public long bytesWritten() {
         return nextPage * pageSize + page.position();
     }
@@ -192,7 +221,14 @@ public final class SSTableWriter implements Closeable {
     public record Estimate(long fileBytes, long dataBytes) {
     }
 
-    /** Estimates the table {@code entries} would make (see {@link Estimate}), reading them to the end. */
+    /**
+     * Estimates the table {@code entries} would make (see {@link Estimate}), reading them to the end.
+     *
+     * @param entries the entries, in internal order
+     * @param options the table's options
+     * @return the estimate
+     * @throws IOException if an entry cannot be read
+     */
     public static Estimate estimate(EntryCursor entries, SSTableOptions options) throws IOException {
         int pageSize = options.pageSize();
         int capacity = SSTableFormat.maxEntryBytes(pageSize);
@@ -224,7 +260,12 @@ public final class SSTableWriter implements Closeable {
         return new Estimate((leaves + internal + blob) * pageSize + SSTableFormat.TRAILER_BYTES, dataBytes);
     }
 
-    /** The most key plus value bytes one entry may hold with {@code pageSize} pages. */
+    /**
+     * The most key plus value bytes one entry may hold with {@code pageSize} pages.
+     *
+     * @param pageSize the page size
+     * @return the bytes
+     */
     public static int maxEntryBytes(int pageSize) {
         return SSTableFormat.maxEntryBytes(pageSize) - 1 - 3 * 10;
     }
@@ -238,6 +279,8 @@ public final class SSTableWriter implements Closeable {
      * Writes the internal levels, Bloom filter, metadata and trailer, and forces the file to the device.
      *
      * @param oldestTombstoneMillis write time of the oldest tombstone ({@code Long.MAX_VALUE} if none)
+     * @return the metadata written
+     * @throws IOException if a write or the force failed
      * @throws IllegalStateException if no entry was added
      */
     public SSTableMetadata finish(long oldestTombstoneMillis) throws IOException {
