@@ -364,7 +364,7 @@ public final class StoreRepair {
                 if (group.size() == 1 && group.get(0).table() != null) {
                     Source s = group.get(0);
                     long number = StoreFiles.tableNumber(s.name()).getAsLong();
-                    out.add(TableRecord.of(number, 0, files.size(s.table()), s.meta()));
+                    out.add(TableBuilder.record(number, 0, files.size(s.table()), s.meta()));
                     tables.add(table(s.name(), s.meta(), List.of()));
                 } else {
                     out.add(merge(group, maxFlush));
@@ -429,7 +429,7 @@ public final class StoreRepair {
                     meta = w.finish(oldestTombstone);
                 }
                 tables.add(table(name, meta, madeFrom));
-                return TableRecord.of(number, 0, files.size(path), meta);
+                return TableBuilder.record(number, 0, files.size(path), meta);
             } finally {
                 for (SSTableReader r : readers) {
                     r.close();

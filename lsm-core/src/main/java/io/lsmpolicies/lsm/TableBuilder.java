@@ -10,6 +10,7 @@ import io.lsmpolicies.lsm.merge.VersionCollapse;
 import io.lsmpolicies.lsm.sstable.BlockCache;
 import io.lsmpolicies.lsm.sstable.EntryCursor;
 import io.lsmpolicies.lsm.sstable.SSTableReader;
+import io.lsmpolicies.lsm.sstable.SSTableMetadata;
 import io.lsmpolicies.lsm.sstable.SSTableOptions;
 import io.lsmpolicies.lsm.sstable.SSTableWriter;
 import io.lsmpolicies.merge.spi.OutputCutter;
@@ -129,7 +130,18 @@ final class TableBuilder {
         writer.close();
         long bytes = files.size(tables.tablePath(number));
         stats.tableWritten(bytes, flushed);
-        return TableRecord.of(number, level, bytes, meta);
+        return record(number, level, bytes, meta);
+    }
+
+    /**
+     * The manifest's record of SSTable {@code fileNumber} at {@code level}, {@code fileBytes} long, every other field
+     * taken from the metadata it was written with (the table format's metadata stays out of the manifest's API).
+     */
+    static TableRecord record(long fileNumber, int level, long fileBytes, SSTableMetadata metadata) {
+        return new TableRecord(fileNumber, level, fileBytes, metadata.entries(), metadata.tombstones(),
+                metadata.minKey(), metadata.maxKey(), metadata.minSequence(), metadata.maxSequence(),
+                metadata.minFlushIndex(), metadata.maxFlushIndex(), metadata.createdMillis(),
+                metadata.oldestTombstoneMillis(), metadata.dataBytes());
     }
 
     /**

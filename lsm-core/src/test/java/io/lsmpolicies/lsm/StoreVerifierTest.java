@@ -39,7 +39,7 @@ class StoreVerifierTest {
             }
             meta = w.finish(Long.MAX_VALUE);
         }
-        return TableRecord.of(n, level, Files.size(path), meta);
+        return TableBuilder.record(n, level, Files.size(path), meta);
     }
 
     private void install(long lastSequence, TableRecord... tables) throws Exception {

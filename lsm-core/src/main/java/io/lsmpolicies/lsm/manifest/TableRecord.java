@@ -1,6 +1,5 @@
 package io.lsmpolicies.lsm.manifest;
 
-import io.lsmpolicies.lsm.sstable.SSTableMetadata;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.HexFormat;
@@ -29,7 +28,7 @@ import java.util.Set;
  * @param createdMillis         creation time, milliseconds since the epoch
  * @param oldestTombstoneMillis write time of its oldest tombstone, {@link Long#MAX_VALUE} if none
  * @param dataBytes             key and value bytes of its entries, {@code >= 0}: the size merge policies decide
- *                              on (see {@link SSTableMetadata#dataBytes()})
+ *                              on (recorded in the table's own metadata too)
  * @param parents               empty for a real SSTable. For a virtual SSTable (delayed compaction: Pan et al.,
  *                              JCST 2017): the records of the real SSTables it was derived from, which stay on
  *                              disk while it lives; it has no file ({@code fileBytes} 0), sits in a level
@@ -62,7 +61,7 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
      * @param createdMillis         creation time, milliseconds since the epoch
      * @param oldestTombstoneMillis write time of its oldest tombstone, {@link Long#MAX_VALUE} if none
      * @param dataBytes             key and value bytes of its entries, {@code >= 0}: the size merge policies decide
-     *                              on (see {@link SSTableMetadata#dataBytes()})
+     *                              on (recorded in the table's own metadata too)
      * @param parents               empty for a real SSTable. For a virtual SSTable (delayed compaction: Pan et al.,
      *                              JCST 2017): the records of the real SSTables it was derived from, which stay on
      *                              disk while it lives; it has no file ({@code fileBytes} 0), sits in a level
@@ -183,22 +182,6 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
     /** {@return the real tables a merge of this one reads: its parents if virtual, else itself} */
     public List<TableRecord> realTables() {
         return parents.isEmpty() ? List.of(this) : parents;
-    }
-
-    /**
-     * {@return the record of SSTable {@code fileNumber} at {@code level}, taking every other field from
-     * {@code metadata}}
-     *
-     * @param fileNumber the SSTable's file number, {@code > 0}
-     * @param level      its level
-     * @param fileBytes  its size on disk in bytes
-     * @param metadata   the written table's metadata
-     */
-    public static TableRecord of(long fileNumber, int level, long fileBytes, SSTableMetadata metadata) {
-        return new TableRecord(fileNumber, level, fileBytes, metadata.entries(), metadata.tombstones(),
-                metadata.minKey(), metadata.maxKey(), metadata.minSequence(), metadata.maxSequence(),
-                metadata.minFlushIndex(), metadata.maxFlushIndex(), metadata.createdMillis(),
-                metadata.oldestTombstoneMillis(), metadata.dataBytes());
     }
 
     /**

@@ -9,7 +9,6 @@ import static io.lsmpolicies.lsm.manifest.Tables.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.lsmpolicies.lsm.sstable.SSTableMetadata;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -235,18 +234,21 @@ class ComponentSetTest {
     }
 
     @Test
-    void tableRecordsComeFromSstableMetadataAndCheckTheirFields() {
-        SSTableMetadata m = new SSTableMetadata(50, 5, bytes("a"), bytes("q"), 10, 60, 3, 4, 1234, 999, 700);
-        TableRecord t = TableRecord.of(17, 2, 4096, m);
+    void tableRecordsCheckTheirFields() {
+        TableRecord t = new TableRecord(17, 2, 4096, 50, 5, bytes("a"), bytes("q"), 10, 60, 3, 4, 1234, 999, 700);
         assertThat(t).isEqualTo(new TableRecord(17, 2, 4096, 50, 5, bytes("a"), bytes("q"), 10, 60, 3, 4, 1234,
                 999, 700)).hasSameHashCodeAs(new TableRecord(17, 2, 4096, 50, 5, bytes("a"), bytes("q"), 10, 60, 3,
                 4, 1234, 999, 700));
-        assertThat(t).isNotEqualTo(TableRecord.of(17, 2, 4096,
-                new SSTableMetadata(50, 5, bytes("a"), bytes("r"), 10, 60, 3, 4, 1234, 999, 700)));
-        assertThatThrownBy(() -> TableRecord.of(0, 0, 1, m)).hasMessageContaining("fileNumber must be > 0");
-        assertThatThrownBy(() -> TableRecord.of(1, -1, 1, m)).hasMessageContaining("level must be in [0, 63]");
-        assertThatThrownBy(() -> TableRecord.of(1, 64, 1, m)).hasMessageContaining("level must be in [0, 63]");
-        assertThatThrownBy(() -> TableRecord.of(1, 0, -1, m)).hasMessageContaining("fileBytes");
+        assertThat(t).isNotEqualTo(new TableRecord(17, 2, 4096, 50, 5, bytes("a"), bytes("r"), 10, 60, 3, 4, 1234,
+                999, 700));
+        assertThatThrownBy(() -> new TableRecord(0, 0, 1, 50, 5, bytes("a"), bytes("q"), 10, 60, 3, 4, 1234, 999, 700))
+                .hasMessageContaining("fileNumber must be > 0");
+        assertThatThrownBy(() -> new TableRecord(1, -1, 1, 50, 5, bytes("a"), bytes("q"), 10, 60, 3, 4, 1234, 999,
+                700)).hasMessageContaining("level must be in [0, 63]");
+        assertThatThrownBy(() -> new TableRecord(1, 64, 1, 50, 5, bytes("a"), bytes("q"), 10, 60, 3, 4, 1234, 999,
+                700)).hasMessageContaining("level must be in [0, 63]");
+        assertThatThrownBy(() -> new TableRecord(1, 0, -1, 50, 5, bytes("a"), bytes("q"), 10, 60, 3, 4, 1234, 999,
+                700)).hasMessageContaining("fileBytes");
         assertThatThrownBy(() -> table(1, 0, "b", "a")).hasMessageContaining("is greater than maxKey");
         assertThatThrownBy(() -> new TableRecord(1, 0, 1, 1, 2, bytes("a"), bytes("a"), 0, 0, 1, 1, 0, 0, 0))
                 .hasMessageContaining("tombstones must be in [0, entries]");

@@ -355,6 +355,8 @@ class StoreInvariantsTest {
             }
             meta = w.finish(Long.MAX_VALUE);
         }
-        return TableRecord.of(n, 1, Files.size(path), meta);
+        return new TableRecord(n, 1, Files.size(path), meta.entries(), meta.tombstones(), meta.minKey(),
+                meta.maxKey(), meta.minSequence(), meta.maxSequence(), meta.minFlushIndex(), meta.maxFlushIndex(),
+                meta.createdMillis(), meta.oldestTombstoneMillis(), meta.dataBytes());
     }
 }
