@@ -70,19 +70,6 @@ public interface EntryCursor extends Closeable {
         return c != 0 ? c : Long.compare(b.sequence(), a.sequence());
     }
 
-    /**
-     * Whether the current keys of two cursors are equal.
-     *
-     * @param a a cursor on an entry
-     * @param b another
-     * @return whether their keys hold the same bytes
-     */
-    static boolean sameKey(EntryCursor a, EntryCursor b) {
-        int ka = a.keyOffset();
-        int kb = b.keyOffset();
-        return Arrays.equals(a.keyArray(), ka, ka + a.keyLength(), b.keyArray(), kb, kb + b.keyLength());
-    }
-
     /** Releases what the cursor holds (a table's read-ahead buffer); nothing by default. */
     @Override
     default void close() {

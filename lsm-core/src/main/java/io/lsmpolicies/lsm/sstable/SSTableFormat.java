@@ -108,10 +108,9 @@ final class SSTableFormat {
         throw new IllegalArgumentException("varint longer than 10 bytes");
     }
 
-    /** Bytes one leaf entry takes. */
-    static int leafEntrySize(Entry e) {
-        return 1 + varLongSize(e.key().length) + varLongSize(e.value().length) + varLongSize(e.sequence())
-                + e.key().length + e.value().length;
+    /** Bytes one leaf entry of a {@code keyLen}-byte key and {@code valueLen}-byte value takes. */
+    static int leafEntrySize(int keyLen, int valueLen, long sequence) {
+        return 1 + varLongSize(keyLen) + varLongSize(valueLen) + varLongSize(sequence) + keyLen + valueLen;
     }
 
     /** Largest entry (in {@link #leafEntrySize} bytes) a page of {@code pageSize} holds. */

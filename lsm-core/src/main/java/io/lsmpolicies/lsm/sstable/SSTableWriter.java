@@ -152,8 +152,7 @@ public final class SSTableWriter implements Closeable {
         if (finished) {
             throw new IllegalStateException("SSTable " + path + " is already finished");
         }
-        int size = 1 + SSTableFormat.varLongSize(keyLen) + SSTableFormat.varLongSize(valueLen)
-                + SSTableFormat.varLongSize(sequence) + keyLen + valueLen;
+        int size = SSTableFormat.leafEntrySize(keyLen, valueLen, sequence);
         if (size > SSTableFormat.maxEntryBytes(pageSize) || internalEntrySize(keyLen, sequence, Long.MAX_VALUE)
                 > SSTableFormat.maxEntryBytes(pageSize) / 2) {
             throw new IllegalArgumentException("entry of key " + keyLen + " bytes and value " + valueLen
@@ -240,8 +239,7 @@ public final class SSTableWriter implements Closeable {
         while (entries.advance()) {
             int keyLen = entries.keyLength();
             int valueLen = entries.valueLength();
-            int size = 1 + SSTableFormat.varLongSize(keyLen) + SSTableFormat.varLongSize(valueLen)
-                    + SSTableFormat.varLongSize(entries.sequence()) + keyLen + valueLen;
+            int size = SSTableFormat.leafEntrySize(keyLen, valueLen, entries.sequence());
             if (capacity - used < size) {
                 leaves++;
                 used = 0;
