@@ -151,19 +151,31 @@ final class Page {
         return parse(path, pageNo, type, b, 0, b.capacity(), arena, slot);
     }
 
+    /**
+     * The entry count of page {@code pageNo} held in {@code bytes[at, at + pageSize)}, after checking that its type
+     * is {@code type} and that the count is possible.
+     *
+     * @throws CorruptionException naming the page if not
+     */
+    static int checkedCount(Path path, long pageNo, byte type, ByteBuffer bytes, int at, int pageSize)
+            throws CorruptionException {
+        if (bytes.get(at) != type) {
+            throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "page " + pageNo + " has type "
+                    + bytes.get(at) + ", expected " + type);
+        }
+        int count = bytes.getInt(at + 1);
+        if (count < 0 || count > pageSize / 3) {
+            throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "page " + pageNo + " claims "
+                    + count + " entries");
+        }
+        return count;
+    }
+
     private static Page parse(Path path, long pageNo, byte type, ByteBuffer bytes, int at, int pageSize,
                               PageArena arena, PageArena.Slot slot) throws CorruptionException {
         long offset = pageNo * pageSize;
-        if (bytes.get(at) != type) {
-            throw new CorruptionException(path, offset, Code.BAD_LENGTH, "page " + pageNo + " has type "
-                    + bytes.get(at) + ", expected " + type);
-        }
+        int count = checkedCount(path, pageNo, type, bytes, at, pageSize);
         int end = at + pageSize - SSTableFormat.PAGE_CRC_BYTES;
-        int count = bytes.getInt(at + 1);
-        if (count < 0 || count > pageSize / 3) {
-            throw new CorruptionException(path, offset, Code.BAD_LENGTH, "page " + pageNo + " claims " + count
-                    + " entries");
-        }
         int[] index = new int[count * SLOTS];
         int[] pos = {at + SSTableFormat.PAGE_HEADER_BYTES};
         String what = type == SSTableFormat.LEAF ? "leaf entry: " : "internal entry: ";
@@ -351,7 +363,7 @@ final class Page {
     }
 
     /** Reads the varlong at {@code at[0]}, before {@code end}, and moves {@code at[0]} past it. */
-    private static long varLong(ByteBuffer b, int[] at, int end) {
+    static long varLong(ByteBuffer b, int[] at, int end) {
         long v = 0;
         int p = at[0];
         for (int shift = 0; shift < 64; shift += 7) {

@@ -298,14 +298,15 @@ public final class SSTableReader implements Closeable {
     private final class LeafScan implements EntryCursor {
         private final int readAheadPages;
         private byte[] chunk;
+        private ByteBuffer chunkBuffer;
         private long chunkStart;
         private int chunkPages;
         /** The next leaf to open. */
         private long leaf;
-        /** The open leaf, its entries left, where the next one starts and where its entries end. */
+        /** The open leaf, its entries left, where the next one starts ({@code pos[0]}) and where its entries end. */
         private long pageNo = -1;
         private int remaining;
-        private int pos;
+        private final int[] pos = new int[1];
         private int end;
         private int keyAt;
         private int keyLen;
@@ -322,25 +323,26 @@ public final class SSTableReader implements Closeable {
             while (remaining == 0) {
                 if (leaf >= leafPages) {
                     chunk = null;
+                    chunkBuffer = null;
                     return false;
                 }
                 open(leaf++);
             }
-            try {
-                if (pos >= end) {
+            try { // the checks of Page.parse, entry by entry
+                if (pos[0] >= end) {
                     throw new IllegalArgumentException("varint runs past the end of the page");
                 }
-                tombstone = (chunk[pos++] & 1) != 0;
-                long k = varLong();
-                long v = varLong();
-                sequence = varLong();
-                if (k < 0 || v < 0 || k > end - pos || v > end - pos - k) {
+                tombstone = (chunk[pos[0]++] & 1) != 0;
+                long k = Page.varLong(chunkBuffer, pos, end);
+                long v = Page.varLong(chunkBuffer, pos, end);
+                sequence = Page.varLong(chunkBuffer, pos, end);
+                if (k < 0 || v < 0 || k > end - pos[0] || v > end - pos[0] - k) {
                     throw new IllegalArgumentException("length " + (k + v) + " runs past the end of the page");
                 }
-                keyAt = pos;
+                keyAt = pos[0];
                 keyLen = (int) k;
                 valueLen = (int) v;
-                pos += keyLen + valueLen;
+                pos[0] += keyLen + valueLen;
                 remaining--;
                 return true;
             } catch (IllegalArgumentException e) {
@@ -356,41 +358,17 @@ public final class SSTableReader implements Closeable {
                 chunkPages = (int) Math.min(readAheadPages, leafPages - n);
                 if (chunk == null) {
                     chunk = new byte[readAheadPages * pageSize];
+                    chunkBuffer = ByteBuffer.wrap(chunk);
                 }
                 readFully(ByteBuffer.wrap(chunk, 0, chunkPages * pageSize), n * pageSize);
                 pagesRead.addAndGet(chunkPages);
             }
             int at = (int) (n - chunkStart) * pageSize;
             verifyChecksum(n, chunk, at);
-            if (chunk[at] != SSTableFormat.LEAF) {
-                throw new CorruptionException(path, n * pageSize, Code.BAD_LENGTH, "page " + n + " has type "
-                        + chunk[at] + ", expected " + SSTableFormat.LEAF);
-            }
-            int count = (chunk[at + 1] & 0xFF) << 24 | (chunk[at + 2] & 0xFF) << 16 | (chunk[at + 3] & 0xFF) << 8
-                    | chunk[at + 4] & 0xFF;
-            if (count < 0 || count > pageSize / 3) {
-                throw new CorruptionException(path, n * pageSize, Code.BAD_LENGTH, "page " + n + " claims " + count
-                        + " entries");
-            }
             pageNo = n;
-            remaining = count;
-            pos = at + SSTableFormat.PAGE_HEADER_BYTES;
+            remaining = Page.checkedCount(path, n, SSTableFormat.LEAF, chunkBuffer, at, pageSize);
+            pos[0] = at + SSTableFormat.PAGE_HEADER_BYTES;
             end = at + pageSize - SSTableFormat.PAGE_CRC_BYTES;
-        }
-
-        private long varLong() {
-            long v = 0;
-            for (int shift = 0; shift < 64; shift += 7) {
-                if (pos >= end) {
-                    throw new IllegalArgumentException("varint runs past the end of the page");
-                }
-                byte x = chunk[pos++];
-                v |= (long) (x & 0x7F) << shift;
-                if (x >= 0) {
-                    return v;
-                }
-            }
-            throw new IllegalArgumentException("varint longer than 10 bytes");
         }
 
         @Override
@@ -436,6 +414,7 @@ public final class SSTableReader implements Closeable {
         @Override
         public void close() {
             chunk = null;
+            chunkBuffer = null;
             remaining = 0;
             leaf = leafPages;
         }
