@@ -1,10 +1,12 @@
 package io.lsmpolicies.lsm;
 
-import io.lsmpolicies.lsm.merge.MergingIterator;
+import io.lsmpolicies.lsm.merge.MergingCursor;
 import io.lsmpolicies.lsm.sstable.Entry;
+import io.lsmpolicies.lsm.sstable.EntryCursor;
 import io.lsmpolicies.lsm.sstable.SSTableReader;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -23,7 +25,7 @@ import java.util.NoSuchElementException;
 public final class StoreIterator implements Iterator<KeyValue>, Closeable {
     private final Version version;
     private final List<SSTableReader.Cursor> cursors = new ArrayList<>();
-    private final MergingIterator merged;
+    private final MergingCursor merged;
     private final byte[] to;
     private final long sequence;
     private byte[] lastKey;
@@ -36,10 +38,10 @@ public final class StoreIterator implements Iterator<KeyValue>, Closeable {
         this.sequence = sequence;
         byte[] start = from == null ? new byte[0] : from;
         try {
-            List<Iterator<Entry>> sources = new ArrayList<>();
-            sources.add(view.active().table().iterator(start, Long.MAX_VALUE));
+            List<EntryCursor> sources = new ArrayList<>();
+            sources.add(EntryCursor.of(view.active().table().iterator(start, Long.MAX_VALUE)));
             for (LiveMemTable m : view.immutables()) {
-                sources.add(m.table().iterator(start, Long.MAX_VALUE));
+                sources.add(EntryCursor.of(m.table().iterator(start, Long.MAX_VALUE)));
             }
             for (TableHandle t : version.tables()) {
                 if (t.endsBefore(start) || (to != null && t.startsAtOrAfter(to))) {
@@ -52,10 +54,10 @@ public final class StoreIterator implements Iterator<KeyValue>, Closeable {
                     }
                     SSTableReader.Cursor c = real.reader().seek(start, Long.MAX_VALUE);
                     cursors.add(c);
-                    sources.add(c);
+                    sources.add(EntryCursor.of(c));
                 }
             }
-            merged = new MergingIterator(sources);
+            merged = new MergingCursor(sources);
             advance();
         } catch (IOException | RuntimeException e) {
             close();
@@ -65,8 +67,8 @@ public final class StoreIterator implements Iterator<KeyValue>, Closeable {
 
     private void advance() {
         next = null;
-        while (merged.hasNext()) {
-            Entry e = merged.next();
+        while (advanceMerged()) {
+            Entry e = merged.entry(); // the source's own entry: a memtable's, or one the table cursor copied out
             if (to != null && Arrays.compareUnsigned(e.key(), to) >= 0) {
                 break;
             }
@@ -78,6 +80,15 @@ public final class StoreIterator implements Iterator<KeyValue>, Closeable {
                 next = new KeyValue(e.key(), e.value());
                 return;
             }
+        }
+    }
+
+    /** Sources are in-memory entries and table cursors, which report a damaged page unchecked already. */
+    private boolean advanceMerged() {
+        try {
+            return merged.advance();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
