@@ -96,7 +96,8 @@ class EngineModelAgreementTest {
      */
     private List<List<Table>> runEngine(MergePolicy policy, MergeOrder order, long[] sizes) throws IOException {
         StoreOptions options = StoreOptions.builder().memtableBytes(8L << 20).walMode(SyncMode.OFF).policy(policy)
-                .mergeOrder(order).mergeThreads(1).sstable(new SSTableOptions(1024, 10)).maxKeyBytes(32).build();
+                .mergeOrder(order).mergeThreads(1)
+                .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).maxKeyBytes(32).build();
         List<List<Table>> steps = new ArrayList<>();
         Path store = Files.createTempDirectory(dir, "engine");
         byte[] value = new byte[VALUE_BYTES];

@@ -37,7 +37,8 @@ class DiskFullTest {
     private static final int OPERATIONS = 250;
     private static final int KEYS = 80;
     private static final StoreOptions OPTIONS = StoreOptions.builder().memtableBytes(4 * 1024)
-            .walMode(SyncMode.SYNC).policy("binomial:k=2").sstable(new SSTableOptions(1024, 10))
+            .walMode(SyncMode.SYNC).policy("binomial:k=2")
+            .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build())
             .blockCacheBytes(0).maxKeyBytes(32).build();
 
     @TempDir(factory = MemoryTempDirs.class)

@@ -64,7 +64,8 @@ class EngineConcurrencyTest {
     @CsvSource({"binomial:k=3, ASYNC, 2", "tiered:size-ratio=3, SYNC, 1"})
     void readersNeverSeeATornOrMissingState(String policy, SyncMode wal, int immutables) throws Exception {
         StoreOptions options = StoreOptions.builder().memtableBytes(16 * 1024).walMode(wal).policy(policy)
-                .mergeThreads(2).maxImmutableMemtables(immutables).sstable(new SSTableOptions(1024, 10))
+                .mergeThreads(2).maxImmutableMemtables(immutables)
+                .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build())
                 .blockCacheBytes(32 * 1024).maxKeyBytes(32).build();
         long[][] finalSingles = new long[WRITERS][];
         long[][] finalGroups = new long[WRITERS][];

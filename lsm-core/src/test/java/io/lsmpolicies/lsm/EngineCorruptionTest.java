@@ -44,7 +44,8 @@ class EngineCorruptionTest {
 
     private static StoreOptions.Builder options() {
         return StoreOptions.builder().memtableBytes(1 << 20).walMode(SyncMode.SYNC).policy("no-merge")
-                .sstable(new SSTableOptions(PAGE, 10)).maxKeyBytes(32).blockCacheBytes(64 * 1024);
+                .sstable(SSTableOptions.builder().pageSize(PAGE).fitPageSize(false).build()).maxKeyBytes(32)
+                .blockCacheBytes(64 * 1024);
     }
 
     private static byte[] key(int i) {

@@ -37,7 +37,8 @@ class EngineDelayedTest {
 
     private static StoreOptions options(String policy) {
         return StoreOptions.builder().memtableBytes(8 * 1024).walMode(SyncMode.OFF).policy(policy).mergeThreads(1)
-                .sstable(new SSTableOptions(1024, 10)).blockCacheBytes(0).maxKeyBytes(16).build();
+                .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).blockCacheBytes(0)
+                .maxKeyBytes(16).build();
     }
 
     private static byte[] key(int i) {

@@ -143,7 +143,7 @@ class EngineLevelsTest {
 
     private StoreOptions options(MergePolicy policy) {
         return StoreOptions.builder().memtableBytes(16 * 1024).walMode(SyncMode.OFF).policy(policy)
-                .sstable(new SSTableOptions(1024, 10)).maxKeyBytes(64).build();
+                .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).maxKeyBytes(64).build();
     }
 
     /** Random puts and deletes of a small key space, checked against a map; level invariants after each flush. */

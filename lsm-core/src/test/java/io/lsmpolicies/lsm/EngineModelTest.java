@@ -105,7 +105,8 @@ class EngineModelTest {
             this.seed = seed;
             this.random = new Random(seed);
             this.options = StoreOptions.builder().memtableBytes(8 * 1024).walMode(wal).policy(policy)
-                    .mergeThreads(mergeThreads).maxImmutableMemtables(2).sstable(new SSTableOptions(1024, 10))
+                    .mergeThreads(mergeThreads).maxImmutableMemtables(2)
+                    .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build())
                     .blockCacheBytes(16 * 1024).maxKeyBytes(MAX_KEY_BYTES).build();
             this.store = dir.resolve("store-" + mergeThreads + "-" + wal);
             this.keys = keySpace();

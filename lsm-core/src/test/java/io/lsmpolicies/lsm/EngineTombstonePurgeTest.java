@@ -25,7 +25,8 @@ class EngineTombstonePurgeTest {
 
     private static StoreOptions options(String policy) {
         return StoreOptions.builder().memtableBytes(64 * 1024).walMode(SyncMode.OFF).policy(policy).mergeThreads(1)
-            .sstable(new SSTableOptions(1024, 10)).blockCacheBytes(0).maxKeyBytes(16).build();
+            .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).blockCacheBytes(0)
+            .maxKeyBytes(16).build();
     }
 
     private static byte[] key(String prefix, int i) {

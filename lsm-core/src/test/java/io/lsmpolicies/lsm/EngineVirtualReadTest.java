@@ -112,7 +112,8 @@ class EngineVirtualReadTest {
     @Test
     void aShallowVirtualTableBelowTheThresholdDoesNotHideADeeperOneAboveIt() throws IOException {
         StoreOptions options = StoreOptions.builder().memtableBytes(64 * 1024).walMode(SyncMode.OFF)
-                .policy(new TwoVirtualLevels()).mergeThreads(1).sstable(new SSTableOptions(1024, 10))
+                .policy(new TwoVirtualLevels()).mergeThreads(1)
+                .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build())
                 .blockCacheBytes(0).maxKeyBytes(16).build();
         try (LsmStore lsm = LsmStore.open(dir.resolve("s"), options)) {
             for (int flush = 0; flush < 5; flush++) {

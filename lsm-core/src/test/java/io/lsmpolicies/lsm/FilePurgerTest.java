@@ -23,7 +23,8 @@ class FilePurgerTest {
     Path dir;
 
     private static final StoreOptions OPTIONS = StoreOptions.builder().memtableBytes(8 * 1024)
-            .walMode(SyncMode.ASYNC).policy("binomial:k=3").sstable(new SSTableOptions(1024, 10))
+            .walMode(SyncMode.ASYNC).policy("binomial:k=3")
+            .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build())
             .blockCacheBytes(64 * 1024).maxKeyBytes(32).build();
 
     @Test

@@ -40,7 +40,8 @@ class NthFailureTest {
     Path tmp;
 
     private static final StoreOptions OPTIONS = StoreOptions.builder().memtableBytes(8 * 1024)
-            .walMode(SyncMode.SYNC).policy("binomial:k=3").sstable(new SSTableOptions(1024, 10))
+            .walMode(SyncMode.SYNC).policy("binomial:k=3")
+            .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build())
             .blockCacheBytes(0).maxKeyBytes(32).build();
 
     private static byte[] key(int k) {

@@ -63,7 +63,8 @@ class PowerLossTest {
         System.out.println("PowerLossTest " + mode + " " + policy + ": -Dlsm.powerloss.seed=" + SEED);
         Random random = new Random(seed);
         StoreOptions options = StoreOptions.builder().memtableBytes(16 * 1024).walMode(mode).policy(policy)
-                .sstable(new SSTableOptions(1024, 10)).blockCacheBytes(0).maxKeyBytes(32).build();
+                .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).blockCacheBytes(0)
+                .maxKeyBytes(32).build();
         Path dir = tmp.resolve("store");
         for (int round = 0; round < 2; round++) {
             FaultInjector faults = new FaultInjector(tmp.resolve("trash"));
@@ -136,7 +137,8 @@ class PowerLossTest {
         PowerOffWhen hook = new PowerOffWhen(faults, (op, path) -> op == FileOp.SYNC
                 && path.toString().endsWith(".log") && Files.size(path) > 100);
         StoreOptions options = StoreOptions.builder().memtableBytes(16 * 1024).walMode(SyncMode.ASYNC)
-                .sstable(new SSTableOptions(1024, 10)).blockCacheBytes(0).maxKeyBytes(32).build();
+                .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).blockCacheBytes(0)
+                .maxKeyBytes(32).build();
         LsmStore store = LsmStore.open(dir, options, FileLayer.withFaults(hook));
         try {
             for (long i = 0; i < 5_000 && !hook.fired(); i++) {

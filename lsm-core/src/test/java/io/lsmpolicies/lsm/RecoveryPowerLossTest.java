@@ -64,7 +64,8 @@ class RecoveryPowerLossTest {
     private static StoreOptions options(SyncMode mode, String policy) {
         // Up to four full MemTables wait for their flush: the power loss leaves several in the WAL to replay.
         return StoreOptions.builder().memtableBytes(16 * 1024).maxImmutableMemtables(4).walMode(mode).policy(policy)
-                .sstable(new SSTableOptions(1024, 10)).blockCacheBytes(0).maxKeyBytes(32).build();
+                .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).blockCacheBytes(0)
+                .maxKeyBytes(32).build();
     }
 
     private static byte[] key(long i) {
@@ -141,7 +142,8 @@ class RecoveryPowerLossTest {
     void aMergeThatCannotOpenItsOutputDuringRecoveryReportsTheCause() throws Exception {
         Path live = tmp.resolve("live");
         StoreOptions big = StoreOptions.builder().memtableBytes(1 << 20).walMode(SyncMode.SYNC)
-                .sstable(new SSTableOptions(1024, 10)).blockCacheBytes(0).maxKeyBytes(32).build();
+                .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).blockCacheBytes(0)
+                .maxKeyBytes(32).build();
         Path image = tmp.resolve("image");
         try (LsmStore store = LsmStore.open(live, big)) {
             for (long i = 0; i < RECORDS; i++) {

@@ -26,7 +26,8 @@ class StoreMemoryMetricsTest {
     void cachedLeavesStayWithinTheCacheAndIndexPagesArePinnedOnceUsed() throws Exception {
         long capacity = 64 * 1024;
         StoreOptions options = StoreOptions.builder().memtableBytes(256 * 1024).walMode(SyncMode.ASYNC)
-                .policy("constant:k=1000").sstable(new SSTableOptions(512, 10)).maxKeyBytes(64).blockCacheBytes(capacity).build();
+                .policy("constant:k=1000").sstable(SSTableOptions.builder().pageSize(512).fitPageSize(false).build())
+                .maxKeyBytes(64).blockCacheBytes(capacity).build();
         int n = 6000;
         try (LsmStore store = LsmStore.open(dir, options)) {
             for (int i = 0; i < n; i++) {

@@ -31,7 +31,8 @@ class StoreRepairTest {
 
     private static StoreOptions options(String policy) {
         return StoreOptions.builder().memtableBytes(16 * 1024).walMode(SyncMode.SYNC)
-                .policy(MergePolicies.parse(policy)).sstable(new SSTableOptions(1024, 10)).maxKeyBytes(64).build();
+                .policy(MergePolicies.parse(policy))
+                .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).maxKeyBytes(64).build();
     }
 
     /**

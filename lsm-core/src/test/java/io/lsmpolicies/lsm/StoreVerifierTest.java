@@ -32,7 +32,8 @@ class StoreVerifierTest {
     private TableRecord table(long n, int level, String prefix, int count, long firstSequence) throws Exception {
         Path path = dir.resolve(StoreFiles.tableName(n));
         SSTableMetadata meta;
-        try (SSTableWriter w = SSTableWriter.create(path, new SSTableOptions(512, 10), n, n, 1_700_000_000_000L)) {
+        SSTableOptions options = SSTableOptions.builder().pageSize(512).fitPageSize(false).build();
+        try (SSTableWriter w = SSTableWriter.create(path, options, n, n, 1_700_000_000_000L)) {
             for (int i = 0; i < count; i++) {
                 byte[] key = String.format("%s%04d", prefix, i).getBytes(StandardCharsets.US_ASCII);
                 w.add(Entry.put(key, firstSequence + i, new byte[8]));

@@ -47,7 +47,8 @@ public record StorageSettings(long memoryBudget, int memoryPageSize, long blockC
                 .policy(policy)
                 .walMode(walMode)
                 .mergeThreads(mergeThreads)
-                .sstable(new SSTableOptions(pageSize, bloomBitsPerKey()));
+                .sstable(SSTableOptions.builder().pageSize(pageSize).fitPageSize(false)
+                        .bloomBitsPerKey(bloomBitsPerKey()).build());
         if (memoryBudget > 0) {
             long each = memoryBudget / stores / memoryPageSize * memoryPageSize;
             b.memtableBytes(Math.max(memoryPageSize, each));

@@ -1,11 +1,18 @@
 package io.lsmpolicies.lsm.sstable;
 
+import java.util.Objects;
+
 /**
- * How SSTables are written.
+ * How SSTables are written: page size and Bloom filter bits per key. Every setting is validated when the options
+ * are built, and an error names the setting, the value and the accepted range.
+ *
+ * <p>A final class, not a record, so that a new setting is not a breaking change: options are made by {@link
+ * #builder()} (or {@link #toBuilder()}), never by a constructor, and read by their accessors. The only API class of
+ * {@code io.lsmpolicies.lsm.sstable}; the rest of that package is internal.
  *
  * <p>A page holds whole entries, so entries that are large against the page leave its end unused: 1 KB
- * entries fill a 4 KiB page to 76 %. With {@code fitPageSize}, each table's page size is fitted to the mean
- * size of the entries it is written from ({@link #fittedTo}): the smallest power of two from {@code pageSize}
+ * entries fill a 4 KiB page to 76 %. With {@link #fitPageSize()}, each table's page size is fitted to the mean
+ * size of the entries it is written from ({@link #fittedTo}): the smallest power of two from {@link #pageSize()}
  * up to {@link #MAX_FITTED_PAGE_SIZE} that whole entries of that size fill to at least {@link #TARGET_FILL},
  * as long as a flush's data spans at least {@link #MIN_FITTED_PAGES} such pages (a table's Bloom filter,
  * metadata and index levels take whole pages too, which a small table would pay for in padding). The bound
@@ -13,16 +20,12 @@ package io.lsmpolicies.lsm.sstable;
  * merge's output takes about the bytes of its inputs.
  * The page size is recorded in each table, so tables of different page sizes are read alike.
  *
- * @param pageSize        bytes per page: a power of two in [512, 1 MiB]; default 4 KiB. With
- *                        {@code fitPageSize}, the smallest page size
- * @param bloomBitsPerKey Bloom filter bits per key in [1, 64]; default 10
- * @param fitPageSize     whether each table's page size is fitted to its entries; default true. The
- *                        two-argument constructor (an explicit page size) says false
+ * <p>Pages of exactly 1 KiB, 12 Bloom filter bits per key:
+ * {@code SSTableOptions.builder().pageSize(1024).fitPageSize(false).bloomBitsPerKey(12).build()}.
  */
-public record SSTableOptions(int pageSize, int bloomBitsPerKey, boolean fitPageSize) {
+public final class SSTableOptions {
     /** 4 KiB pages, larger for large entries; 10 bits per key. */
-    public static final SSTableOptions DEFAULT =
-            new SSTableOptions(SSTableFormat.DEFAULT_PAGE_SIZE, BloomFilter.DEFAULT_BITS_PER_KEY, true);
+    public static final SSTableOptions DEFAULT = builder().build();
     /** The least share of a fitted page that whole entries of the mean size fill. */
     public static final double TARGET_FILL = 0.9;
     /** A fitted page size is at most the bytes of a flush over this. */
@@ -32,20 +35,55 @@ public record SSTableOptions(int pageSize, int bloomBitsPerKey, boolean fitPageS
     /** Bytes of a leaf entry's encoding beyond its key and value (flags and lengths; sequences of 4 bytes). */
     private static final int ENTRY_ENCODING_BYTES = 8;
 
+    private final int pageSize;
+    private final int bloomBitsPerKey;
+    private final boolean fitPageSize;
+
+    /** @throws IllegalArgumentException naming the setting, the value and the accepted range */
+    private SSTableOptions(int pageSize, int bloomBitsPerKey, boolean fitPageSize) {
+        if (pageSize < SSTableFormat.MIN_PAGE_SIZE || pageSize > SSTableFormat.MAX_PAGE_SIZE
+                || Integer.bitCount(pageSize) != 1) {
+            throw new IllegalArgumentException("SSTable option pageSize must be a power of two in ["
+                    + SSTableFormat.MIN_PAGE_SIZE + ", " + SSTableFormat.MAX_PAGE_SIZE + "], was " + pageSize);
+        }
+        if (bloomBitsPerKey < 1 || bloomBitsPerKey > 64) {
+            throw new IllegalArgumentException("SSTable option bloomBitsPerKey must be in [1, 64], was "
+                    + bloomBitsPerKey);
+        }
+        this.pageSize = pageSize;
+        this.bloomBitsPerKey = bloomBitsPerKey;
+        this.fitPageSize = fitPageSize;
+    }
+
     /**
-     * Pages of exactly {@code pageSize} bytes, not fitted to the entries.
+     * Bytes per page: a power of two in [512, 1 MiB]; default 4 KiB. With {@link #fitPageSize()}, the smallest page
+     * size a table is written with; without, the page size of every table.
      *
-     * @param pageSize        bytes per page: a power of two in [512, 1 MiB]
-     * @param bloomBitsPerKey Bloom filter bits per key in [1, 64]
+     * @return the page size in bytes
      */
-    public SSTableOptions(int pageSize, int bloomBitsPerKey) {
-        this(pageSize, bloomBitsPerKey, false);
+    public int pageSize() {
+        return pageSize;
+    }
+
+    /** {@return Bloom filter bits per key, in [1, 64]; default 10} */
+    public int bloomBitsPerKey() {
+        return bloomBitsPerKey;
+    }
+
+    /**
+     * Whether each table's page size is fitted to its entries ({@link #fittedTo}); default true. False: every table
+     * has pages of exactly {@link #pageSize()} bytes.
+     *
+     * @return whether page sizes are fitted
+     */
+    public boolean fitPageSize() {
+        return fitPageSize;
     }
 
     /**
      * The options for one table of {@code entries} entries holding {@code dataBytes} key and value bytes, in a
      * store whose flushes write {@code flushBytes}: these options if the page size is not fitted or nothing is
-     * known; otherwise an exact page size, the smallest power of two in [{@code pageSize},
+     * known; otherwise an exact page size, the smallest power of two in [{@link #pageSize()},
      * {@link #MAX_FITTED_PAGE_SIZE}] that whole entries of the mean size fill to {@link #TARGET_FILL} (the
      * largest if none does), but no larger than {@code flushBytes /} {@link #MIN_FITTED_PAGES}.
      *
@@ -73,22 +111,89 @@ public record SSTableOptions(int pageSize, int bloomBitsPerKey, boolean fitPageS
         return Math.floor(usable / entry) * entry / size;
     }
 
-    /**
-     * Checks the settings.
-     *
-     * @param pageSize        bytes per page: a power of two in [512, 1 MiB]
-     * @param bloomBitsPerKey Bloom filter bits per key in [1, 64]
-     * @param fitPageSize     whether each table's page size is fitted to its entries
-     * @throws IllegalArgumentException naming the setting out of range and its range
-     */
-    public SSTableOptions {
-        if (pageSize < SSTableFormat.MIN_PAGE_SIZE || pageSize > SSTableFormat.MAX_PAGE_SIZE
-                || Integer.bitCount(pageSize) != 1) {
-            throw new IllegalArgumentException("page size must be a power of two in [" + SSTableFormat.MIN_PAGE_SIZE
-                    + ", " + SSTableFormat.MAX_PAGE_SIZE + "], was " + pageSize);
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof SSTableOptions other && pageSize == other.pageSize
+                && bloomBitsPerKey == other.bloomBitsPerKey && fitPageSize == other.fitPageSize;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(pageSize, bloomBitsPerKey, fitPageSize);
+    }
+
+    @Override
+    public String toString() {
+        return "SSTableOptions[pageSize=" + pageSize + ", bloomBitsPerKey=" + bloomBitsPerKey + ", fitPageSize="
+                + fitPageSize + "]";
+    }
+
+    /** {@return a builder with every setting at its default} */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** {@return a builder initialised from these options} */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.pageSize = pageSize;
+        b.bloomBitsPerKey = bloomBitsPerKey;
+        b.fitPageSize = fitPageSize;
+        return b;
+    }
+
+    /** Collects settings; {@link #build()} validates them. Not thread-safe. */
+    public static final class Builder {
+        private int pageSize = SSTableFormat.DEFAULT_PAGE_SIZE;
+        private int bloomBitsPerKey = BloomFilter.DEFAULT_BITS_PER_KEY;
+        private boolean fitPageSize = true;
+
+        private Builder() {
         }
-        if (bloomBitsPerKey < 1 || bloomBitsPerKey > 64) {
-            throw new IllegalArgumentException("Bloom filter bits per key must be in [1, 64], was " + bloomBitsPerKey);
+
+        /**
+         * Sets the page size in bytes: a power of two in [512, 1 MiB]; exact with {@code fitPageSize(false)},
+         * otherwise the smallest page size fitting chooses.
+         *
+         * @param v the page size in bytes
+         * @return this builder
+         */
+        public Builder pageSize(int v) {
+            pageSize = v;
+            return this;
+        }
+
+        /**
+         * Sets the Bloom filter bits per key, in [1, 64].
+         *
+         * @param v the Bloom filter bits per key
+         * @return this builder
+         */
+        public Builder bloomBitsPerKey(int v) {
+            bloomBitsPerKey = v;
+            return this;
+        }
+
+        /**
+         * Sets whether each table's page size is fitted to its entries (true, the default) or is exactly the page
+         * size (false).
+         *
+         * @param v whether page sizes are fitted
+         * @return this builder
+         */
+        public Builder fitPageSize(boolean v) {
+            fitPageSize = v;
+            return this;
+        }
+
+        /**
+         * Validates the settings.
+         *
+         * @return the options
+         * @throws IllegalArgumentException naming the setting out of range, its value and its range
+         */
+        public SSTableOptions build() {
+            return new SSTableOptions(pageSize, bloomBitsPerKey, fitPageSize);
         }
     }
 }

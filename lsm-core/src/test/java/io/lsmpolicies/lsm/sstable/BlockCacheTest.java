@@ -21,7 +21,8 @@ class BlockCacheTest {
 
     private Path table(String name, int keys) throws Exception {
         Path path = dir.resolve(name);
-        try (SSTableWriter w = SSTableWriter.create(path, new SSTableOptions(512, 10), 1, 1, 0)) {
+        SSTableOptions options = SSTableOptions.builder().pageSize(512).fitPageSize(false).build();
+        try (SSTableWriter w = SSTableWriter.create(path, options, 1, 1, 0)) {
             for (int i = 0; i < keys; i++) {
                 w.add(Entry.put(String.format("key%06d", i).getBytes(StandardCharsets.US_ASCII), i + 1, new byte[40]));
             }
@@ -69,7 +70,8 @@ class BlockCacheTest {
         BlockCache cache = BlockCache.ofBytes(1 << 20);
         Path a = table("c.sst", 300);
         Path b = dir.resolve("d.sst");
-        try (SSTableWriter w = SSTableWriter.create(b, new SSTableOptions(512, 10), 1, 1, 0)) {
+        SSTableOptions options = SSTableOptions.builder().pageSize(512).fitPageSize(false).build();
+        try (SSTableWriter w = SSTableWriter.create(b, options, 1, 1, 0)) {
             for (int i = 0; i < 300; i++) {
                 w.add(Entry.put(key(i), i + 1, "other".getBytes()));
             }
@@ -85,7 +87,8 @@ class BlockCacheTest {
 
     private Path table(String name, int keys, int pageSize, int valueBytes) throws Exception {
         Path path = dir.resolve(name);
-        try (SSTableWriter w = SSTableWriter.create(path, new SSTableOptions(pageSize, 10), 1, 1, 0)) {
+        SSTableOptions options = SSTableOptions.builder().pageSize(pageSize).fitPageSize(false).build();
+        try (SSTableWriter w = SSTableWriter.create(path, options, 1, 1, 0)) {
             for (int i = 0; i < keys; i++) {
                 w.add(Entry.put(key(i), i + 1, value(i, valueBytes)));
             }

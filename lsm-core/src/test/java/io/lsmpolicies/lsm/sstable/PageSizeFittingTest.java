@@ -38,11 +38,12 @@ class PageSizeFittingTest {
         assertThat(d.fittedTo(1000, 1000 * 40_000L, 64L << 20).pageSize()).isEqualTo(SSTableOptions.MAX_FITTED_PAGE_SIZE);
         // Nothing known, or an explicit size: unchanged.
         assertThat(d.fittedTo(0, 0, 4L << 20)).isEqualTo(d);
-        SSTableOptions exact = new SSTableOptions(4096, 10);
+        SSTableOptions exact = SSTableOptions.builder().pageSize(4096).fitPageSize(false).build();
         assertThat(exact.fitPageSize()).isFalse();
         assertThat(exact.fittedTo(10_000, 10_000 * 1023L, 4L << 20)).isSameAs(exact);
         // Fitting never goes below the given size, and keeps the Bloom filter setting.
-        SSTableOptions big = new SSTableOptions(65536, 7, true).fittedTo(100_000, 100_000 * 123L, 4L << 20);
+        SSTableOptions big = SSTableOptions.builder().pageSize(65536).bloomBitsPerKey(7).build()
+                .fittedTo(100_000, 100_000 * 123L, 4L << 20);
         assertThat(big.pageSize()).isEqualTo(65536);
         assertThat(big.bloomBitsPerKey()).isEqualTo(7);
     }
@@ -78,7 +79,7 @@ class PageSizeFittingTest {
     @Test
     void aStoreOfLargeValuesWritesFullerPagesByDefaultAndExactPagesWhenTold() throws IOException {
         long fitted = load(dir.resolve("fitted"), SSTableOptions.DEFAULT);
-        long exact = load(dir.resolve("exact"), new SSTableOptions(4096, 10));
+        long exact = load(dir.resolve("exact"), SSTableOptions.builder().pageSize(4096).fitPageSize(false).build());
         assertThat(pageSizes(dir.resolve("fitted"))).isNotEmpty().containsOnly(16 * 1024);
         assertThat(pageSizes(dir.resolve("exact"))).isNotEmpty().containsOnly(4096);
         assertThat((double) fitted / exact).as("bytes on disk, fitted over 4 KiB pages").isLessThan(0.85);

@@ -15,7 +15,8 @@ class SSTableVerifierTest {
 
     private Path write(String name) throws Exception {
         Path path = dir.resolve(name);
-        try (SSTableWriter w = SSTableWriter.create(path, new SSTableOptions(512, 10), 1, 1, 0)) {
+        SSTableOptions options = SSTableOptions.builder().pageSize(512).fitPageSize(false).build();
+        try (SSTableWriter w = SSTableWriter.create(path, options, 1, 1, 0)) {
             for (int i = 0; i < 2000; i++) {
                 byte[] key = String.format("key%06d", i).getBytes(StandardCharsets.US_ASCII);
                 w.add(i % 9 == 0 ? Entry.delete(key, i + 1) : Entry.put(key, i + 1, new byte[20]));

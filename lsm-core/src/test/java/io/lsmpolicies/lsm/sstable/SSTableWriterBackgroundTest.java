@@ -48,8 +48,8 @@ class SSTableWriterBackgroundTest {
             }
         });
         Path path = dir.resolve("t.sst");
-        try (SSTableWriter w = SSTableWriter.create(files, IoCause.MERGE, path, new SSTableOptions(4096, 10), 1, 1,
-                0)) {
+        SSTableOptions options = SSTableOptions.builder().pageSize(4096).fitPageSize(false).build();
+        try (SSTableWriter w = SSTableWriter.create(files, IoCause.MERGE, path, options, 1, 1, 0)) {
             for (int i = 0; i < ENTRIES; i++) {
                 w.add(Entry.put(key(i), i + 1, value(i)));
             }
@@ -80,8 +80,8 @@ class SSTableWriterBackgroundTest {
         });
         Path path = dir.resolve("failing.sst");
         assertThatThrownBy(() -> {
-            try (SSTableWriter w = SSTableWriter.create(files, IoCause.MERGE, path, new SSTableOptions(4096, 10), 1,
-                    1, 0)) {
+            SSTableOptions options = SSTableOptions.builder().pageSize(4096).fitPageSize(false).build();
+            try (SSTableWriter w = SSTableWriter.create(files, IoCause.MERGE, path, options, 1, 1, 0)) {
                 for (int i = 0; i < ENTRIES; i++) {
                     w.add(Entry.put(key(i), i + 1, value(i)));
                 }

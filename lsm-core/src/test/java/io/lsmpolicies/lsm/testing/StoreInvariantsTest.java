@@ -348,7 +348,8 @@ class StoreInvariantsTest {
     static TableRecord forgeTable(Path dir, long n, String prefix, int count) throws IOException {
         Path path = dir.resolve(StoreFiles.tableName(n));
         SSTableMetadata meta;
-        try (SSTableWriter w = SSTableWriter.create(path, new SSTableOptions(512, 10), n, n, 1_700_000_000_000L)) {
+        SSTableOptions options = SSTableOptions.builder().pageSize(512).fitPageSize(false).build();
+        try (SSTableWriter w = SSTableWriter.create(path, options, n, n, 1_700_000_000_000L)) {
             for (int i = 0; i < count; i++) {
                 byte[] key = String.format("%s%04d", prefix, i).getBytes(StandardCharsets.US_ASCII);
                 w.add(Entry.put(key, n * 100 + i, new byte[8]));

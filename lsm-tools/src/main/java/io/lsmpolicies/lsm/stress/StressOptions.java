@@ -35,8 +35,8 @@ public record StressOptions(StoreOptions options, String description) {
         int page = 1024 << r.nextInt(3);
         int mergeThreads = 1 + r.nextInt(2);
         StoreOptions options = StoreOptions.builder().policy(policy).memtableBytes(memtable).walMode(wal)
-                .sstable(new SSTableOptions(page, 10)).mergeThreads(mergeThreads).maxKeyBytes(32)
-                .blockCacheBytes(64 * 1024).build();
+                .sstable(SSTableOptions.builder().pageSize(page).fitPageSize(false).build()).mergeThreads(mergeThreads)
+                .maxKeyBytes(32).blockCacheBytes(64 * 1024).build();
         return new StressOptions(options, policy + ", memtable " + memtable + ", wal " + wal + ", page " + page
                 + ", merge threads " + mergeThreads);
     }
