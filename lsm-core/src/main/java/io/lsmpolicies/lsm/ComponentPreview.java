@@ -20,7 +20,7 @@ final class ComponentPreview {
             b.addTable(t);
             next = Math.max(next, t.fileNumber() + 1);
         }
-        return set.apply(b.nextFileNumber(next).build());
+        return b.nextFileNumber(next).build().applyTo(set);
     }
 
     /** The record a merge of {@code inputs} into {@code level} would have if nothing were dropped (sizes add up). */

@@ -11,6 +11,7 @@ import io.lsmpolicies.lsm.manifest.ComponentSet;
 import io.lsmpolicies.lsm.manifest.Manifest;
 import io.lsmpolicies.lsm.manifest.ManifestEdit;
 import io.lsmpolicies.lsm.manifest.OptionsFile;
+import io.lsmpolicies.lsm.manifest.PolicyRecord;
 import io.lsmpolicies.lsm.manifest.Recovered;
 import io.lsmpolicies.lsm.manifest.StoreFiles;
 import io.lsmpolicies.lsm.manifest.StoredOptions;
@@ -234,11 +235,12 @@ final class Recovery {
     /** The policy state the manifest recorded, if it is this policy's; else the policy's initial state. */
     private PolicyState restoredState(ComponentSet set) throws CorruptionException {
         MergePolicy policy = ctx.policy();
-        if (set.policy().isEmpty() || !set.policy().get().name().equals(policy.name())) {
+        Optional<PolicyRecord> recorded = PolicyRecord.recordedIn(set);
+        if (recorded.isEmpty() || !recorded.get().name().equals(policy.name())) {
             return policy.initialState();
         }
         try {
-            return policy.decodeState(set.policy().get().state());
+            return policy.decodeState(recorded.get().state());
         } catch (IllegalArgumentException e) {
             throw new CorruptionException(ctx.manifest().path(), 0, Code.INCONSISTENT_RECORD,
                     "policy state: " + e.getMessage());

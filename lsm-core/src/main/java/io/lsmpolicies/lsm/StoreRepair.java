@@ -263,7 +263,7 @@ public final class StoreRepair {
             readLog(wal);
             List<TableRecord> layout = layOut();
             moveAside();
-            ComponentSet set = ComponentSet.empty().apply(edit(layout));
+            ComponentSet set = edit(layout).applyTo(ComponentSet.empty());
             String manifestName;
             try (Manifest m = Manifest.create(dir, set, options.manifest(), files)) {
                 manifestName = m.path().getFileName().toString();

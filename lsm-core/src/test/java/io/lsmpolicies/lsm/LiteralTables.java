@@ -27,7 +27,7 @@ final class LiteralTables {
             next = Math.max(next, t.fileNumber() + 1);
             last = Math.max(last, t.maxSequence());
         }
-        return ComponentSet.empty().apply(b.nextFileNumber(next).lastSequence(last).build());
+        return b.nextFileNumber(next).lastSequence(last).build().applyTo(ComponentSet.empty());
     }
 
     /** The numbers of the tables of {@code level}, in the set's order. */

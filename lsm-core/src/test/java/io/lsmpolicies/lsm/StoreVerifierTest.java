@@ -49,7 +49,7 @@ class StoreVerifierTest {
             edit.addTable(t);
         }
         // The manifest takes its own number from the initial set's counter: above the tables' numbers.
-        ComponentSet initial = ComponentSet.empty().apply(ManifestEdit.builder().nextFileNumber(50).build());
+        ComponentSet initial = ManifestEdit.builder().nextFileNumber(50).build().applyTo(ComponentSet.empty());
         try (Manifest m = Manifest.create(dir, initial)) {
             m.append(edit.build());
         }

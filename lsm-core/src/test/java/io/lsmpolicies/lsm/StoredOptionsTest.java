@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lsmpolicies.lsm.manifest.OptionsFile;
+import io.lsmpolicies.lsm.manifest.PolicyRecord;
 import io.lsmpolicies.lsm.manifest.StoredOptions;
 import io.lsmpolicies.lsm.sstable.SSTableOptions;
 import io.lsmpolicies.lsm.wal.SyncMode;
@@ -90,7 +91,8 @@ class StoredOptionsTest {
                     PolicySpec.parse("tiered:size-ratio=4")));
             assertThat(store.policySwitch().orElseThrow().toString())
                     .isEqualTo("switched the merge policy from binomial:k=4 to tiered:size-ratio=4");
-            assertThat(store.components().policy().orElseThrow().name()).as("the manifest's policy record")
+            assertThat(PolicyRecord.recordedIn(store.components()).orElseThrow().name())
+                    .as("the manifest's policy record")
                     .isEqualTo("tiered");
             load(store, 2000, 3000);
         }

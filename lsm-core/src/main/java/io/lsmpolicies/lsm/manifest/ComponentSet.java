@@ -14,7 +14,7 @@ import java.util.Set;
 
 /**
  * The store's live disk components and the counters the manifest keeps beside them: what a reader may read
- * and what a merge policy decides on. Immutable; {@link #apply} returns a new set.
+ * and what a merge policy decides on. Immutable: each manifest edit makes a new set.
  *
  * <p>Orderings (tests check each):
  * <ul>
@@ -64,30 +64,14 @@ public final class ComponentSet {
     }
 
     /**
-     * The set after {@code edit}, which applies all or nothing, in this order:
-     * <ol>
-     *   <li>Every removed file number must be live; its table leaves its level.</li>
-     *   <li>Every added file number must not be live after the removals (so removing and re-adding a number at
-     *       another level is a trivial move).</li>
-     *   <li>Level-0 additions are listed oldest first and are placed as one block, newest first: at the front
-     *       of level 0 if the edit removes no level-0 table (a flush), otherwise at the position the newest
-     *       removed level-0 table held (a merge install: the output takes its inputs' place, so a stack stays
-     *       in creation order and later merges can still pick contiguous inputs).</li>
-     *   <li>Deeper additions join their level in {@code minKey} order.</li>
-     *   <li>An added virtual table's parents must be live before the edit (in a level, then removed by this
-     *       edit, or already a parent) with the same record, unless the set is empty (a {@link #snapshot()}
-     *       rebuilds it); afterwards the parents are exactly those of the live virtual tables, so a parent no
-     *       virtual table points at any more is no longer live. No table is the parent of two.</li>
-     *   <li>The policy and the three counters change where the edit sets them.</li>
-     * </ol>
+     * The set after {@code edit}, by the rules {@link ManifestEdit#applyTo} states (the engine's packages call that;
+     * this package's code and tests call this).
      *
      * @param edit the edit
      * @return the new set
-     * @throws IllegalStateException naming the file number if a removed file is not live, an added file is live
-     *                               or not below the resulting {@code nextFileNumber}; or naming the counter if
-     *                               one would decrease
+     * @throws IllegalStateException as {@link ManifestEdit#applyTo}
      */
-    public ComponentSet apply(ManifestEdit edit) {
+    ComponentSet apply(ManifestEdit edit) {
         Set<Long> removed = new HashSet<>(edit.removed());
         for (long n : edit.removed()) {
             if (!byNumber.containsKey(n)) {
@@ -211,7 +195,7 @@ public final class ComponentSet {
      *
      * @return the edit
      */
-    public ManifestEdit snapshot() {
+    ManifestEdit snapshot() {
         ManifestEdit.Builder b = ManifestEdit.builder();
         List<TableRecord> level0 = level(0);
         for (int i = level0.size() - 1; i >= 0; i--) {
@@ -281,8 +265,8 @@ public final class ComponentSet {
         return byNumber.size();
     }
 
-    /** {@return the policy record (name and state), or empty if none was recorded} */
-    public Optional<PolicyRecord> policy() {
+    /** {@return the policy record (name and state), or empty if none} Outside this package: PolicyRecord.recordedIn. */
+    Optional<PolicyRecord> policy() {
         return Optional.ofNullable(policy);
     }
 

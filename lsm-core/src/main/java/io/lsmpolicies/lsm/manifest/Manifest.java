@@ -19,10 +19,10 @@ import java.nio.file.Path;
  *
  * <p>Contracts:
  * <ul>
- *   <li>The first record of every manifest is a snapshot of the whole set ({@link ComponentSet#snapshot()}),
- *       synced before CURRENT points at the file; so a manifest that CURRENT names is never empty.</li>
+ *   <li>The first record of every manifest is a snapshot of the whole set (the edit that rebuilds it from an
+ *       empty set), synced before CURRENT points at the file; so a manifest that CURRENT names is never empty.</li>
  *   <li>{@link #append} is durable when it returns (the record is forced to the device), and
- *       {@link #current()} then includes the edit. An edit that fails {@link ComponentSet#apply} is refused
+ *       {@link #current()} then includes the edit. An edit that fails {@link ManifestEdit#applyTo} is refused
  *       before any I/O and changes nothing.</li>
  *   <li>CURRENT moves by write-then-rename ({@link StoreFiles#writeCurrent}); a crash leaves it naming the old
  *       manifest or the new one. A manifest file is deleted only after CURRENT has moved away from it.</li>

@@ -27,7 +27,7 @@ import java.util.Set;
  * {@link EditTag} order (a decoder accepts any order). See {@link EditTag} for each field's layout.
  *
  * @param added          tables added, in order; for level 0 the order is creation order, oldest first (see
- *                       {@link ComponentSet#apply}); no file number twice
+ *                       {@link #applyTo}); no file number twice
  * @param removed        file numbers removed; no number twice
  * @param policy         the merge policy's name and state, if changed
  * @param nextFileNumber the next file number to hand out, {@code >= 1}, if changed
@@ -50,7 +50,7 @@ public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional
      * Copies the lists and checks the values.
      *
      * @param added          tables added, in order; for level 0 the order is creation order, oldest first (see
-     *                       {@link ComponentSet#apply}); no file number twice
+     *                       {@link #applyTo}); no file number twice
      * @param removed        file numbers removed; no number twice
      * @param policy         the merge policy's name and state, if changed
      * @param nextFileNumber the next file number to hand out, {@code >= 1}, if changed
@@ -90,6 +90,34 @@ public record ManifestEdit(List<TableRecord> added, List<Long> removed, Optional
         if (value.isPresent() && value.getAsLong() < min) {
             throw new IllegalArgumentException(name + " must be >= " + min + ", was " + value.getAsLong());
         }
+    }
+
+    /**
+     * The set {@code set} becomes with this edit, which applies all or nothing, in this order:
+     * <ol>
+     *   <li>Every removed file number must be live; its table leaves its level.</li>
+     *   <li>Every added file number must not be live after the removals (so removing and re-adding a number at
+     *       another level is a trivial move).</li>
+     *   <li>Level-0 additions are listed oldest first and are placed as one block, newest first: at the front
+     *       of level 0 if the edit removes no level-0 table (a flush), otherwise at the position the newest
+     *       removed level-0 table held (a merge install: the output takes its inputs' place, so a stack stays
+     *       in creation order and later merges can still pick contiguous inputs).</li>
+     *   <li>Deeper additions join their level in {@code minKey} order.</li>
+     *   <li>An added virtual table's parents must be live before the edit (in a level, then removed by this
+     *       edit, or already a parent) with the same record, unless the set is empty (a snapshot edit
+     *       rebuilds it); afterwards the parents are exactly those of the live virtual tables, so a parent no
+     *       virtual table points at any more is no longer live. No table is the parent of two.</li>
+     *   <li>The policy and the three counters change where the edit sets them.</li>
+     * </ol>
+     *
+     * @param set the set before the edit
+     * @return the new set
+     * @throws IllegalStateException naming the file number if a removed file is not live, an added file is live
+     *                               or not below the resulting {@code nextFileNumber}; or naming the counter if
+     *                               one would decrease
+     */
+    public ComponentSet applyTo(ComponentSet set) {
+        return set.apply(this);
     }
 
     /** {@return a builder of an edit that changes nothing yet} */

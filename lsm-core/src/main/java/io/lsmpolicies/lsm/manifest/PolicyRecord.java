@@ -3,6 +3,7 @@ package io.lsmpolicies.lsm.manifest;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.Optional;
 
 /**
  * The merge policy a store runs and the policy's own state, as the manifest keeps them: the name a
@@ -42,6 +43,16 @@ public record PolicyRecord(String name, byte[] state) {
                     + " bytes" + (state == null ? "" : ", was " + state.length));
         }
         state = state.clone();
+    }
+
+    /**
+     * {@return the record of the policy {@code set} runs (as the manifest last recorded it), or empty if none was
+     * recorded}
+     *
+     * @param set a component set
+     */
+    public static Optional<PolicyRecord> recordedIn(ComponentSet set) {
+        return set.policy();
     }
 
     /** {@return a copy of the encoded state} */

@@ -276,8 +276,8 @@ class StoreInvariantsTest {
             TableRecord b = forgeTable(dir, 3, "b", 20);
             ManifestEdit edit = ManifestEdit.builder().nextFileNumber(100).lastSequence(1000).addTable(a).addTable(b)
                     .build();
-            try (Manifest m = Manifest.create(dir, ComponentSet.empty().apply(ManifestEdit.builder()
-                    .nextFileNumber(50).build()))) {
+            try (Manifest m = Manifest.create(dir, ManifestEdit.builder().nextFileNumber(50).build()
+                    .applyTo(ComponentSet.empty()))) {
                 m.append(edit);
             }
             // The lock file a store's open leaves, since the checks look at directories a store was opened in

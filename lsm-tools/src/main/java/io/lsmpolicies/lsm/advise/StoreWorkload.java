@@ -81,7 +81,7 @@ public final class StoreWorkload {
                     .append(" flushes are in merged SSTables, whose bytes are spread evenly over their flushes");
         }
         double[] reads = new double[n];
-        Optional<PolicyRecord> policy = set.policy();
+        Optional<PolicyRecord> policy = PolicyRecord.recordedIn(set);
         Optional<ReadLedger> ledger = policy.flatMap(StoreWorkload::ledger);
         String policyName = policy.map(PolicyRecord::name).orElse("unknown");
         if (ledger.isPresent() && readsFromLedger(ledger.get(), set.level(0), reads)) {

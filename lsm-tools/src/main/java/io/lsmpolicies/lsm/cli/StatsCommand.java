@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.SpaceUsage;
 import io.lsmpolicies.lsm.manifest.ComponentSet;
+import io.lsmpolicies.lsm.manifest.PolicyRecord;
 import io.lsmpolicies.lsm.manifest.TableRecord;
 import java.nio.file.Path;
 import java.util.HexFormat;
@@ -65,7 +66,7 @@ final class StatsCommand implements Callable<Integer> {
         c.put("tables", set.tableCount());
         c.put("lastSequence", set.lastSequence());
         c.put("nextFileNumber", set.nextFileNumber());
-        set.policy().ifPresent(p -> {
+        PolicyRecord.recordedIn(set).ifPresent(p -> {
             ObjectNode policy = c.putObject("policy");
             policy.put("name", p.name());
             policy.put("state", HexFormat.of().formatHex(p.state()));
