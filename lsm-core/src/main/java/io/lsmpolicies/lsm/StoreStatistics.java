@@ -4,6 +4,7 @@ import io.lsmpolicies.lsm.io.IoCause;
 import io.lsmpolicies.lsm.io.IoStats;
 import io.lsmpolicies.lsm.sstable.BlockCache;
 import io.lsmpolicies.lsm.wal.WriteBatch;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -61,8 +62,9 @@ final class StoreStatistics {
     /** A batch was applied. */
     void write(WriteBatch batch) {
         userBytes.add(batch.userBytes());
-        for (WriteBatch.Op op : batch.ops()) {
-            (op.isDelete() ? deletes : puts).increment();
+        List<WriteBatch.Op> ops = batch.ops();
+        for (int i = 0; i < ops.size(); i++) {
+            (ops.get(i).isDelete() ? deletes : puts).increment();
         }
     }
 

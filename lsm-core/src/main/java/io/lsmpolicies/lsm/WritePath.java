@@ -5,7 +5,6 @@ import io.lsmpolicies.lsm.log.WalRecord;
 import io.lsmpolicies.lsm.log.WalWriter;
 import io.lsmpolicies.lsm.manifest.StoreFiles;
 import io.lsmpolicies.lsm.memtable.MemTable;
-import io.lsmpolicies.lsm.sstable.Entry;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import io.lsmpolicies.lsm.wal.WriteBatch;
 import java.io.IOException;
@@ -93,7 +92,9 @@ final class WritePath {
     void write(WriteBatch batch) throws IOException {
         long charge = 0;
         StoreOptions options = ctx.options();
-        for (WriteBatch.Op op : batch.ops()) {
+        List<WriteBatch.Op> ops = batch.ops();
+        for (int i = 0; i < ops.size(); i++) {
+            WriteBatch.Op op = ops.get(i);
             if (op.key().length > options.maxKeyBytes()) {
                 throw new IllegalArgumentException("key of " + op.key().length + " bytes exceeds the limit of "
                         + options.maxKeyBytes() + " bytes (option maxKeyBytes)");
@@ -117,7 +118,7 @@ final class WritePath {
             WalRecord record = WalRecord.of(lastSequence + 1, batch);
             if (logging()) {
                 try {
-                    ticket = wal.enqueue(record.encode());
+                    ticket = wal.enqueue(record);
                 } catch (IOException e) {
                     ctx.run().fail(e);
                     throw e;
@@ -125,8 +126,8 @@ final class WritePath {
                 log = wal;
             }
             MemTable active = ctx.tables().view().active().table();
-            for (Entry e : record.entries()) {
-                active.add(e);
+            for (int i = 0; i < record.count(); i++) {
+                active.add(record.entry(i));
             }
             lastSequence += record.count();
             last = lastSequence;

@@ -143,9 +143,12 @@ final class AccountedChannel extends FileChannel {
     @Override
     public void force(boolean metaData) throws IOException {
         hook.before(FileOp.SYNC, path);
+        // What was written before the force began is durable after it; a write another thread makes meanwhile
+        // may or may not be, so the fault model counts only the first.
+        long written = hook != FaultHook.NONE ? delegate.size() : 0;
         delegate.force(metaData);
         if (hook != FaultHook.NONE) {
-            hook.synced(path, delegate.size());
+            hook.synced(path, written);
         }
         layer.stats().synced(cause);
         layer.charge(0);

@@ -40,6 +40,11 @@ final class LogFormat {
     }
 
     static int lengthCrc(int length) {
-        return crc(ByteBuffer.allocate(4).putInt(length).array(), 0, 4);
+        CRC32C c = new CRC32C();
+        c.update(length >>> 24);
+        c.update(length >>> 16);
+        c.update(length >>> 8);
+        c.update(length);
+        return (int) c.getValue();
     }
 }

@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
 
 /**
  * Appends records to a new log file in {@link LogFormat}. Records are buffered in memory until
@@ -27,6 +28,8 @@ public final class LogWriter implements Closeable {
     private final FileChannel channel;
     private final ByteBuffer buffer;
     private final int maxRecordBytes;
+    /** The checksum of the record being appended (one writer thread at a time). */
+    private final CRC32C crc = new CRC32C();
     private long position;
     /** The file's size when the last flush or sync returned: what a failure cuts the file back to. */
     private long flushedEnd;
@@ -84,21 +87,63 @@ public final class LogWriter implements Closeable {
      * @throws IOException              if a write failed, now or earlier (see the class comment)
      */
     public long append(byte[] payload) throws IOException {
-        if (payload.length > maxRecordBytes) {
-            throw new IllegalArgumentException("log record of " + payload.length + " bytes exceeds the maximum of "
+        return append(LogPayload.of(payload));
+    }
+
+    /**
+     * Appends one record (buffered), encoding {@code payload} where it is buffered when it fits the buffer.
+     *
+     * @param payload the record's payload
+     * @return the file offset just past the record: the log holds it once flushed up to there
+     * @throws IllegalArgumentException if the payload exceeds the writer's maximum, naming both
+     * @throws IOException              if a write failed, now or earlier (see the class comment)
+     */
+    public long append(LogPayload payload) throws IOException {
+        int length = payload.encodedSize();
+        if (length > maxRecordBytes) {
+            throw new IllegalArgumentException("log record of " + length + " bytes exceeds the maximum of "
                     + maxRecordBytes + " bytes (" + path + ")");
         }
         checkUsable();
-        ByteBuffer head = ByteBuffer.allocate(LogFormat.RECORD_HEADER_BYTES);
-        head.putInt(payload.length).putInt(LogFormat.lengthCrc(payload.length))
-                .putInt(LogFormat.crc(payload, 0, payload.length)).flip();
         try {
-            put(head);
-            put(ByteBuffer.wrap(payload));
-        } catch (IOException | RuntimeException e) {
+            if (LogFormat.RECORD_HEADER_BYTES + length > buffer.capacity()) {
+                byte[] bytes = new byte[length];
+                payload.encodeTo(ByteBuffer.wrap(bytes));
+                put(recordHeader(length, LogFormat.crc(bytes, 0, length)));
+                put(ByteBuffer.wrap(bytes));
+            } else {
+                if (buffer.remaining() < LogFormat.RECORD_HEADER_BYTES + length) {
+                    flush();
+                }
+                int start = buffer.position();
+                int body = start + LogFormat.RECORD_HEADER_BYTES;
+                buffer.position(body);
+                try {
+                    payload.encodeTo(buffer);
+                } catch (RuntimeException e) {
+                    buffer.position(start);
+                    throw e;
+                }
+                int put = buffer.position() - body;
+                if (put != length) {
+                    buffer.position(start);
+                    throw new IllegalStateException("a log payload put " + put + " bytes, not the " + length
+                            + " it announced (" + path + ")");
+                }
+                crc.reset();
+                crc.update(buffer.array(), body, length);
+                buffer.putInt(start, length).putInt(start + 4, LogFormat.lengthCrc(length))
+                        .putInt(start + 8, (int) crc.getValue());
+            }
+        } catch (IOException e) {
             throw failed(e);
         }
         return position + buffer.position();
+    }
+
+    private static ByteBuffer recordHeader(int length, int crc) {
+        return ByteBuffer.allocate(LogFormat.RECORD_HEADER_BYTES).putInt(length).putInt(LogFormat.lengthCrc(length))
+                .putInt(crc).flip();
     }
 
     private void put(ByteBuffer src) throws IOException {

@@ -18,7 +18,7 @@ import java.util.List;
  * @param baseSequence the sequence number of the first operation, {@code >= 0}
  * @param ops          the operations in order (not copied)
  */
-public record WalRecord(long baseSequence, List<WriteBatch.Op> ops) {
+public record WalRecord(long baseSequence, List<WriteBatch.Op> ops) implements LogPayload {
     static final byte VERSION = 1;
     private static final byte PUT = 1;
     private static final byte DELETE = 2;
@@ -40,32 +40,59 @@ public record WalRecord(long baseSequence, List<WriteBatch.Op> ops) {
         return ops.size();
     }
 
+    /**
+     * Operation {@code i} as an entry with its sequence number.
+     *
+     * @param i the operation's index in [0, {@link #count()})
+     * @return the entry
+     */
+    public Entry entry(int i) {
+        WriteBatch.Op op = ops.get(i);
+        return op.isDelete() ? Entry.delete(op.key(), baseSequence + i) : Entry.put(op.key(), baseSequence + i, op.value());
+    }
+
     /** The operations as entries with their sequence numbers. */
     public List<Entry> entries() {
         List<Entry> out = new ArrayList<>(ops.size());
         for (int i = 0; i < ops.size(); i++) {
-            WriteBatch.Op op = ops.get(i);
-            out.add(op.isDelete() ? Entry.delete(op.key(), baseSequence + i)
-                    : Entry.put(op.key(), baseSequence + i, op.value()));
+            out.add(entry(i));
         }
         return out;
     }
 
     /** The record's bytes, as the WAL stores them. */
     public byte[] encode() {
-        int size = 1 + 8 + 4;
-        for (WriteBatch.Op op : ops) {
+        ByteBuffer b = ByteBuffer.allocate(encodedSize());
+        encodeTo(b);
+        return b.array();
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public int encodedSize() {
+        long size = 1 + 8 + 4;
+        for (int i = 0; i < ops.size(); i++) {
+            WriteBatch.Op op = ops.get(i);
             size += 1 + 4 + op.key().length + (op.isDelete() ? 0 : 4 + op.value().length);
         }
-        ByteBuffer b = ByteBuffer.allocate(size);
+        if (size > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("write batch of " + size + " encoded bytes exceeds the largest "
+                    + "record, " + Integer.MAX_VALUE + " bytes");
+        }
+        return (int) size;
+    }
+
+    /** {@inheritDoc} */
+    @Override
+    public void encodeTo(ByteBuffer b) {
         b.put(VERSION).putLong(baseSequence).putInt(ops.size());
-        for (WriteBatch.Op op : ops) {
+        for (int i = 0; i < ops.size(); i++) {
+            WriteBatch.Op op = ops.get(i);
             b.put(op.isDelete() ? DELETE : PUT).putInt(op.key().length).put(op.key());
             if (!op.isDelete()) {
                 b.putInt(op.value().length).put(op.value());
             }
         }
-        return b.array();
     }
 
     /**

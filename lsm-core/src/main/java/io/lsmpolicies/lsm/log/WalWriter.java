@@ -29,7 +29,9 @@ public final class WalWriter implements Closeable {
     private final SyncMode mode;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition done = lock.newCondition();
-    private List<byte[]> queue = new ArrayList<>();
+    private List<LogPayload> queue = new ArrayList<>();
+    /** The list the next group write's records are queued in after this one's: {@link #queue}'s spare. */
+    private List<LogPayload> spare = new ArrayList<>();
     private long enqueued;
     private long durable;
     private boolean writing;
@@ -67,7 +69,7 @@ public final class WalWriter implements Closeable {
      * @throws IOException if this or an earlier write of the segment failed (the first failure, as the cause)
      */
     public void append(byte[] record) throws IOException {
-        awaitDurable(enqueue(record));
+        awaitDurable(enqueue(LogPayload.of(record)));
     }
 
     /**
@@ -77,9 +79,10 @@ public final class WalWriter implements Closeable {
      *
      * @throws IOException if an earlier write of the segment failed
      */
-    public long enqueue(byte[] record) throws IOException {
-        if (record.length > MAX_RECORD_BYTES) {
-            throw new IllegalArgumentException("write batch of " + record.length + " bytes exceeds the WAL record "
+    public long enqueue(LogPayload record) throws IOException {
+        int size = record.encodedSize();
+        if (size > MAX_RECORD_BYTES) {
+            throw new IllegalArgumentException("write batch of " + size + " bytes exceeds the WAL record "
                     + "limit of " + MAX_RECORD_BYTES + " bytes");
         }
         lock.lock();
@@ -120,16 +123,17 @@ public final class WalWriter implements Closeable {
     private void writeQueued() {
         assert lock.isHeldByCurrentThread() && !writing : "REQUIRES: the log's lock, no group write running";
         writing = true;
-        List<byte[]> batch = queue;
+        List<LogPayload> batch = queue;
         long last = enqueued;
-        queue = new ArrayList<>();
+        queue = spare;
         lock.unlock();
         IOException error = null;
         try {
-            for (byte[] r : batch) {
-                log.append(r);
-                bytes += r.length;
+            long before = log.size();
+            for (int i = 0; i < batch.size(); i++) {
+                log.append(batch.get(i));
             }
+            bytes += log.size() - before - (long) batch.size() * LogFormat.RECORD_HEADER_BYTES;
             if (mode == SyncMode.SYNC) {
                 log.sync();
             } else {
@@ -138,8 +142,10 @@ public final class WalWriter implements Closeable {
         } catch (IOException | RuntimeException e) {
             error = e instanceof IOException io ? io : new IOException(e);
         } finally {
+            batch.clear();
             lock.lock();
         }
+        spare = batch;
         writing = false;
         if (error != null) {
             failure = error;

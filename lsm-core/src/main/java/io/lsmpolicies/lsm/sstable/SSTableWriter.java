@@ -24,8 +24,12 @@ import java.util.concurrent.Future;
  * place in a group of {@value #WRITE_BUFFER_BYTES} bytes; a full group's checksums are computed and the group
  * written by a background thread while the caller fills the next group (two buffers in turn), so a merge's or
  * flush's checksums and writes overlap its reading and merging; a failed write is thrown by the next call that
- * hands over a group, or by {@link #finish}. Memory: the two buffers, one
- * page, and one separator per page of the level being built. Not thread-safe (one caller at a time).
+ * hands over a group, or by {@link #finish}. Every {@value #SYNC_EVERY_BYTES} bytes written, a third thread forces
+ * what is written so far to the device while the writes go on, so the device writes a large table while it is
+ * built, and the force in {@link #finish} waits only for the rest (without it the page cache would hold the whole
+ * table until that force: a merge's thread then waits for all of its output at once). A failed force is thrown
+ * like a failed write. Memory: the two buffers, one page, and one separator per page of the level being built.
+ * Not thread-safe (one caller at a time).
  */
 public final class SSTableWriter implements Closeable {
     private final Path path;
@@ -38,10 +42,18 @@ public final class SSTableWriter implements Closeable {
     private final BloomFilter.Builder bloom;
     /** Finished pages are written in groups of this many bytes: one system call per group, not per page. */
     static final int WRITE_BUFFER_BYTES = 256 * 1024;
+    /** Bytes written between two background forces of the file (the last force is {@link #finish}'s). */
+    static final long SYNC_EVERY_BYTES = 8L * 1024 * 1024;
 
     /** Writes groups of finished pages in the background; daemon threads, kept while they are in use. */
     private static final ExecutorService WRITERS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "lsm-table-write");
+        t.setDaemon(true);
+        return t;
+    });
+    /** Forces files written so far while their writes go on; daemon threads, kept while they are in use. */
+    private static final ExecutorService SYNCERS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "lsm-table-sync");
         t.setDaemon(true);
         return t;
     });
@@ -54,6 +66,9 @@ public final class SSTableWriter implements Closeable {
     /** The other group: being written while {@link #inFlight} runs, free after. */
     private byte[] spare;
     private Future<?> inFlight;
+    /** The background force of what was written up to {@link #syncRequestedAt}, if one was started. */
+    private Future<?> syncing;
+    private long syncRequestedAt;
     private int pageCount;
     private long nextPage;
     private final List<Separator> separators = new ArrayList<>();
@@ -310,6 +325,7 @@ public final class SSTableWriter implements Closeable {
         writePending();
         awaitWrite();
         write(trailer, nextPage * pageSize);
+        awaitSync();
         channel.force(true);
         finished = true;
         return meta;
@@ -388,6 +404,7 @@ public final class SSTableWriter implements Closeable {
         int pages = pendingPages;
         long first = nextPage - pages;
         awaitWrite();
+        syncInBackground(first * pageSize);
         inFlight = WRITERS.submit(() -> {
             for (int i = 0; i < pages; i++) {
                 int at = i * pageSize;
@@ -402,13 +419,43 @@ public final class SSTableWriter implements Closeable {
         pendingPages = 0;
     }
 
+    /**
+     * Starts a background force of the file if {@code written} bytes (all written) are {@value #SYNC_EVERY_BYTES}
+     * or more past the last one started and that one has ended (throwing its failure); otherwise nothing.
+     */
+    private void syncInBackground(long written) throws IOException {
+        if (written - syncRequestedAt < SYNC_EVERY_BYTES || (syncing != null && !syncing.isDone())) {
+            return;
+        }
+        awaitSync();
+        syncRequestedAt = written;
+        syncing = SYNCERS.submit(() -> {
+            channel.force(false);
+            return null;
+        });
+    }
+
+    /** Waits for the background force, if one was started, and throws its failure. */
+    private void awaitSync() throws IOException {
+        Future<?> f = syncing;
+        syncing = null;
+        await(f);
+    }
+
     /** Waits for the background write, if one runs, and throws its failure. */
     private void awaitWrite() throws IOException {
-        if (inFlight == null) {
+        Future<?> f = inFlight;
+        inFlight = null;
+        await(f);
+    }
+
+    /** Waits for {@code task} (a background write or force of this file), if any, and throws its failure. */
+    private void await(Future<?> task) throws IOException {
+        if (task == null) {
             return;
         }
         try {
-            inFlight.get();
+            task.get();
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof IOException io) {
@@ -423,10 +470,8 @@ public final class SSTableWriter implements Closeable {
             throw new IOException("writing " + path + " failed", cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            inFlight.cancel(false);
+            task.cancel(false);
             throw new InterruptedIOException("interrupted while writing " + path);
-        } finally {
-            inFlight = null;
         }
     }
 
@@ -439,11 +484,16 @@ public final class SSTableWriter implements Closeable {
     /** Closes the file; an unfinished SSTable is deleted, since it is not a valid file. */
     @Override
     public void close() throws IOException {
-        if (inFlight != null) { // not finished: let the write end before the file is closed (and deleted)
+        if (inFlight != null || syncing != null) { // not finished: let the write and force end before the close
             try {
                 awaitWrite();
             } catch (IOException | RuntimeException e) {
                 // the file is unfinished and goes; its failure was or will be reported by the caller's error
+            }
+            try {
+                awaitSync();
+            } catch (IOException | RuntimeException e) {
+                // as above
             }
         }
         channel.close();

@@ -11,7 +11,8 @@ import java.util.List;
  * Not thread-safe: build it on one thread.
  */
 public final class WriteBatch {
-    private final List<Op> ops = new ArrayList<>();
+    private final List<Op> ops = new ArrayList<>(4);
+    private final List<Op> view = Collections.unmodifiableList(ops);
     private long bytes;
 
     /**
@@ -54,7 +55,7 @@ public final class WriteBatch {
 
     /** {@return the operations in the order they were added (a read-only view)} */
     public List<Op> ops() {
-        return Collections.unmodifiableList(ops);
+        return view;
     }
 
     /** {@return the number of operations} */

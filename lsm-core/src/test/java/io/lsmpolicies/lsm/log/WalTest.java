@@ -55,6 +55,54 @@ class WalTest {
     }
 
     @Test
+    void aRecordEncodedWhereTheLogBuffersItIsTheSameBytesAsItsArray() throws IOException {
+        byte[] big = new byte[100_000]; // larger than the log's buffer: encoded into an array of its own
+        Arrays.fill(big, (byte) 7);
+        List<WalRecord> records = List.of(batch(1, "a", "-b", "c"), WalRecord.of(4, new WriteBatch()
+                .put("big".getBytes(), big)), batch(5, "d"));
+        Path inPlace = dir.resolve("in-place.log");
+        Path copied = dir.resolve("copied.log");
+        try (WalWriter a = WalWriter.create(inPlace, SyncMode.ASYNC);
+                WalWriter b = WalWriter.create(copied, SyncMode.ASYNC)) {
+            for (WalRecord r : records) {
+                assertThat(r.encodedSize()).isEqualTo(r.encode().length);
+                a.awaitDurable(a.enqueue(r));
+                b.append(r.encode());
+            }
+        }
+        assertThat(Files.readAllBytes(inPlace)).isEqualTo(Files.readAllBytes(copied));
+    }
+
+    @Test
+    void aPayloadThatPutsOtherThanItsSizeIsRefusedAndTheLogGoesOn() throws IOException {
+        Path path = dir.resolve("lying.log");
+        try (LogWriter w = LogWriter.create(path, LogKind.WAL, 1 << 20)) {
+            w.append("first".getBytes());
+            LogPayload lying = new LogPayload() {
+                @Override
+                public int encodedSize() {
+                    return 3;
+                }
+
+                @Override
+                public void encodeTo(java.nio.ByteBuffer out) {
+                    out.put("four".getBytes());
+                }
+            };
+            assertThatThrownBy(() -> w.append(lying)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("put 4 bytes, not the 3 it announced");
+            w.append("second".getBytes());
+        }
+        List<String> read = new ArrayList<>();
+        try (LogReader r = LogReader.open(path, LogKind.WAL, 1 << 20, false)) {
+            for (byte[] p = r.next(); p != null; p = r.next()) {
+                read.add(new String(p));
+            }
+        }
+        assertThat(read).containsExactly("first", "second");
+    }
+
+    @Test
     void malformedBatchesSayWhatIsWrong() {
         byte[] good = batch(1, "a", "b").encode();
         byte[] version = good.clone();
