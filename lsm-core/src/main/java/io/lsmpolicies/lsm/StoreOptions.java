@@ -34,11 +34,14 @@ public final class StoreOptions {
     private final ManifestOptions manifest;
     private final long writeBytesPerSecond;
     private final long eventLogBytes;
+    private final long walSegmentBytes;
 
     /** The default MemTable budget, 4 MiB. */
     public static final long DEFAULT_MEMTABLE_BYTES = 4L << 20;
     /** The default merge policy. */
     public static final String DEFAULT_POLICY = "binomial:k=6";
+    /** The default write-ahead-log segment size before a new segment starts, 64 MiB. */
+    public static final long DEFAULT_WAL_SEGMENT_BYTES = 64L << 20;
     /** The default largest key. */
     public static final int DEFAULT_MAX_KEY_BYTES = 1024;
 
@@ -46,7 +49,7 @@ public final class StoreOptions {
         private StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMode walMode, MergePolicy policy,
             MergeOrder mergeOrder, SSTableOptions sstable, long blockCacheBytes, int mergeThreads, int maxKeyBytes,
             int maxValueBytes, DeviceProfile device, ManifestOptions manifest, long writeBytesPerSecond,
-            long eventLogBytes) {
+            long eventLogBytes, long walSegmentBytes) {
         Objects.requireNonNull(walMode, "walMode");
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(mergeOrder, "mergeOrder");
@@ -58,6 +61,7 @@ public final class StoreOptions {
         range("mergeThreads", mergeThreads, 1, 64);
         range("writeBytesPerSecond", writeBytesPerSecond, 0, Long.MAX_VALUE);
         range("eventLogBytes", eventLogBytes, 0, 1L << 40);
+        range("walSegmentBytes", walSegmentBytes, 0, 1L << 40);
         int pageLimit = SSTableWriter.maxEntryBytes(sstable.pageSize());
         range("maxKeyBytes", maxKeyBytes, 1, pageLimit / 3);
         range("maxValueBytes", maxValueBytes, 0, pageLimit);
@@ -80,6 +84,7 @@ public final class StoreOptions {
         this.manifest = manifest;
         this.writeBytesPerSecond = writeBytesPerSecond;
         this.eventLogBytes = eventLogBytes;
+        this.walSegmentBytes = walSegmentBytes;
     }
 
     /**
@@ -100,6 +105,19 @@ public final class StoreOptions {
     /** {@return Write-ahead-log mode; default {@link SyncMode#SYNC} (acknowledged means fsynced)} */
     public SyncMode walMode() {
         return walMode;
+    }
+
+    /**
+     * The size a write-ahead-log segment reaches before the next MemTable starts a new one; until then the
+     * MemTables that follow write on in the same segment, which is deleted once all of them are flushed. Default
+     * 64 MiB; 0 starts a segment per MemTable. Starting a segment closes (and so syncs) the previous one, creates
+     * the next and syncs the directory, on the writer's path; a larger segment does that less often, and an open
+     * after a crash reads at most about this much of the log besides the MemTables still to flush.
+     *
+     * @return the segment size in bytes, in [0, 1 TiB]
+     */
+    public long walSegmentBytes() {
+        return walSegmentBytes;
     }
 
     /** {@return the merge policy; default {@code binomial} with k = 6} */
@@ -201,13 +219,14 @@ public final class StoreOptions {
                 && Objects.equals(device, other.device)
                 && Objects.equals(manifest, other.manifest)
                 && writeBytesPerSecond == other.writeBytesPerSecond
-                && eventLogBytes == other.eventLogBytes;
+                && eventLogBytes == other.eventLogBytes && walSegmentBytes == other.walSegmentBytes;
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(memtableBytes, maxImmutableMemtables, walMode, policy, mergeOrder, sstable, blockCacheBytes,
-                mergeThreads, maxKeyBytes, maxValueBytes, device, manifest, writeBytesPerSecond, eventLogBytes);
+                mergeThreads, maxKeyBytes, maxValueBytes, device, manifest, writeBytesPerSecond, eventLogBytes,
+                walSegmentBytes);
     }
 
     @Override
@@ -225,7 +244,7 @@ public final class StoreOptions {
                 + "device=" + device + ", "
                 + "manifest=" + manifest + ", "
                 + "writeBytesPerSecond=" + writeBytesPerSecond + ", "
-                + "eventLogBytes=" + eventLogBytes + "]";
+                + "eventLogBytes=" + eventLogBytes + ", walSegmentBytes=" + walSegmentBytes + "]";
     }
 
 
@@ -269,6 +288,7 @@ public final class StoreOptions {
         b.manifest = manifest;
         b.writeBytesPerSecond = writeBytesPerSecond;
         b.eventLogBytes = eventLogBytes;
+        b.walSegmentBytes = walSegmentBytes;
         return b;
     }
 
@@ -277,6 +297,7 @@ public final class StoreOptions {
         private long memtableBytes = DEFAULT_MEMTABLE_BYTES;
         private int maxImmutableMemtables = 2;
         private long eventLogBytes = EventLog.DEFAULT_MAX_BYTES;
+        private long walSegmentBytes = DEFAULT_WAL_SEGMENT_BYTES;
         private SyncMode walMode = SyncMode.SYNC;
         private MergePolicy policy;
         private MergeOrder mergeOrder = MergeOrder.FLUSH_THEN_MERGE;
@@ -457,6 +478,17 @@ public final class StoreOptions {
         }
 
         /**
+         * Sets the size a write-ahead-log segment reaches before a new one starts; 0 starts one per MemTable.
+         *
+         * @param v the segment size in bytes, in [0, 1 TiB]
+         * @return this builder
+         */
+        public Builder walSegmentBytes(long v) {
+            walSegmentBytes = v;
+            return this;
+        }
+
+        /**
          * @throws IllegalArgumentException as {@link StoreOptions}' constructor
          *
          * @return the options
@@ -467,7 +499,7 @@ public final class StoreOptions {
             return new StoreOptions(memtableBytes, maxImmutableMemtables, walMode,
                     policy != null ? policy : MergePolicies.parse(DEFAULT_POLICY), mergeOrder, sstable,
                     blockCacheBytes, mergeThreads, maxKeyBytes, values, device, manifest, writeBytesPerSecond,
-                    eventLogBytes);
+                    eventLogBytes, walSegmentBytes);
         }
     }
 }

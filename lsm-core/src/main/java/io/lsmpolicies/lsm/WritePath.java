@@ -30,6 +30,8 @@ final class WritePath {
     private final ReentrantLock writeLock = new ReentrantLock();
     /** Guarded by the write lock. */
     private WalWriter wal;
+    /** The number of {@link #wal}'s segment. Guarded by the write lock. */
+    private long segment;
     /** Guarded by the write lock. */
     private long lastSequence;
     /** The newest sequence number every write at or below which was acknowledged. */
@@ -69,12 +71,13 @@ final class WritePath {
         if (!logging()) {
             return;
         }
-        Path segment = ctx.dir().resolve(StoreFiles.walName(number));
+        Path path = ctx.dir().resolve(StoreFiles.walName(number));
         writeLock.lock();
         try {
-            wal = WalWriter.create(ctx.files(), segment, ctx.options().walMode());
+            wal = WalWriter.create(ctx.files(), path, ctx.options().walMode());
+            segment = number;
         } catch (IOException e) { // WalWriter.create has removed the file: no edit names it yet
-            throw new IOException("cannot create the write-ahead-log segment " + segment + " (removed): "
+            throw new IOException("cannot create the write-ahead-log segment " + path + " (removed): "
                     + e.getMessage(), e);
         } finally {
             writeLock.unlock();
@@ -232,22 +235,33 @@ final class WritePath {
     }
 
     /**
-     * Freezes the active MemTable, starts a new one with a new log segment, and queues the flush. The old
-     * segment is closed first, before the new one is created, which writes and syncs every record queued on it,
-     * so all of the frozen MemTable's writes are durable and visible. REQUIRES: the write lock; the active
-     * MemTable is not empty.
+     * Freezes the active MemTable, starts a new one, and queues the flush. Every record queued on the log is written
+     * first (and in {@code SYNC} forced), so all of the frozen MemTable's writes are acknowledged and visible. The
+     * new MemTable writes on in the current log segment until that segment holds {@code walSegmentBytes}; then it
+     * starts a new segment, closing the old one first, which syncs it, so a segment is whole on the device before a
+     * newer one exists (recovery takes a torn segment with a newer one after it as corruption, since the newer one
+     * proves it was complete once). REQUIRES: the write lock; the active MemTable is not empty.
      */
     private void rotate() throws IOException {
         assert writeLock.isHeldByCurrentThread() : "REQUIRES: the write lock";
-        long number = ctx.manifest().newFileNumber();
-        if (logging()) {
+        long number;
+        boolean newSegment = false;
+        if (!logging()) {
+            number = ctx.manifest().newFileNumber();
+        } else {
             try {
-                // The old segment is whole on the device before a newer one exists: recovery takes a torn segment
-                // with a newer one after it as corruption, since the newer one proves it was complete once.
-                wal.close();
-                wal = WalWriter.create(ctx.files(), ctx.dir().resolve(StoreFiles.walName(number)),
-                        ctx.options().walMode());
-                ctx.syncDirectory();
+                if (wal.bytes() < ctx.options().walSegmentBytes()) {
+                    wal.awaitQueued();
+                    number = segment;
+                } else {
+                    number = ctx.manifest().newFileNumber();
+                    wal.close();
+                    wal = WalWriter.create(ctx.files(), ctx.dir().resolve(StoreFiles.walName(number)),
+                            ctx.options().walMode());
+                    ctx.syncDirectory();
+                    segment = number;
+                    newSegment = true;
+                }
             } catch (IOException e) {
                 ctx.run().fail(e);
                 throw e;
@@ -255,7 +269,7 @@ final class WritePath {
         }
         ctx.mutex().lock();
         try {
-            if (logging()) {
+            if (newSegment) {
                 ctx.tables().addWalSegment(number);
             }
             ReadView rv = ctx.tables().view();

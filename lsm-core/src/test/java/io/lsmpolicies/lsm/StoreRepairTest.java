@@ -41,10 +41,14 @@ class StoreRepairTest {
      * writes that stay in the MemTable. Returns what every acknowledged write left (null: deleted).
      */
     private TreeMap<String, String> crashImage(String policy, Path image) throws IOException {
+        return crashImage(options(policy), image);
+    }
+
+    private TreeMap<String, String> crashImage(StoreOptions options, Path image) throws IOException {
         Path live = tmp.resolve("live");
         TreeMap<String, String> model = new TreeMap<>();
         Random random = new Random(7);
-        try (LsmStore store = LsmStore.open(live, options(policy))) {
+        try (LsmStore store = LsmStore.open(live, options)) {
             for (int i = 0; i < 3000; i++) {
                 write(store, model, random, i);
             }
@@ -139,7 +143,8 @@ class StoreRepairTest {
     @Test
     void aDamagedTableIsSetAsideNotDeletedAndTheOthersAreKept() throws Exception {
         Path dir = tmp.resolve("db");
-        crashImage("no-merge", dir);
+        // a log segment per MemTable: the segments of flushed MemTables are gone, the log holds only the last writes
+        crashImage(options("no-merge").toBuilder().walSegmentBytes(0).build(), dir);
         Path damaged = EngineTestSupport.filesEndingWith(dir, ".sst").get(0);
         EngineTestSupport.flip(damaged, 1024 + 100); // inside a leaf page
         byte[] damagedBytes = Files.readAllBytes(damaged);
@@ -159,6 +164,24 @@ class StoreRepairTest {
         try (LsmStore store = LsmStore.open(dir, options("no-merge"))) {
             store.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
             assertThat(store.get("k".getBytes(UTF_8))).isEqualTo("v".getBytes(UTF_8));
+        }
+    }
+
+    @Test
+    void aDamagedTablesRecordsComeBackFromALogSegmentTheyShare() throws Exception {
+        Path dir = tmp.resolve("db");
+        // every MemTable wrote in one log segment, still live: it holds the damaged table's records too
+        TreeMap<String, String> model = crashImage("no-merge", dir);
+        assertThat(EngineTestSupport.filesEndingWith(dir, ".log")).hasSize(1);
+        Path damaged = EngineTestSupport.filesEndingWith(dir, ".sst").get(0);
+        EngineTestSupport.flip(damaged, 1024 + 100);
+
+        StoreRepair.Report report = StoreRepair.repair(dir, options("no-merge"));
+
+        assertThat(report.damaged()).isEqualTo(1);
+        assertThat(StoreVerifier.verify(dir).problems()).isEmpty();
+        try (LsmStore store = LsmStore.open(dir, options("no-merge"))) {
+            assertHolds(store, model);
         }
     }
 

@@ -119,6 +119,23 @@ public final class WalWriter implements Closeable {
         }
     }
 
+    /**
+     * Returns when every record queued so far is acknowledged under the segment's {@link SyncMode}, as
+     * {@link #awaitDurable} with the latest ticket.
+     *
+     * @throws IOException if a write of the segment failed (the first failure, as the cause)
+     */
+    public void awaitQueued() throws IOException {
+        long last;
+        lock.lock();
+        try {
+            last = enqueued;
+        } finally {
+            lock.unlock();
+        }
+        awaitDurable(last);
+    }
+
     /** Writes (and in SYNC mode forces) every queued record as the leader. REQUIRES: lock held, not writing. */
     private void writeQueued() {
         assert lock.isHeldByCurrentThread() && !writing : "REQUIRES: the log's lock, no group write running";
