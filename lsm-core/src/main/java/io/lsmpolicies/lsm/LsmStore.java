@@ -295,14 +295,16 @@ public final class LsmStore implements Closeable {
     // ------------------------------------------------------------------------------------------------ control
 
     /**
-     * Flushes the active MemTable and waits until every MemTable written before the call is in an SSTable
-     * (the merges those flushes trigger may still run; see {@link #awaitMerges()}).
+     * Flushes the active MemTable and waits until every MemTable written before the call is in an SSTable, and
+     * the log segments that only those held are deleted (the merges those flushes trigger may still run; see
+     * {@link #awaitMerges()}).
      *
      * @throws IOException if an I/O operation fails
      */
     public void flush() throws IOException {
         writes.rotateForFlush();
         flushJob.awaitDrained();
+        purger.awaitIdle();
         ctx.run().rethrowFailure();
     }
 

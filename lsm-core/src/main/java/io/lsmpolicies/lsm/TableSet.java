@@ -25,7 +25,7 @@ import java.util.function.LongConsumer;
  * published {@link ReadView}, and the write-ahead-log segments still needed. It owns the files' lifetimes: a
  * replaced table's file is deleted once no {@link Version} holds it (reference counts; the unlink itself runs on
  * the {@link FilePurger}'s thread), a log segment once every
- * write it holds is in a table. Mutations REQUIRE the mutex; {@link #acquire} is lock-free.
+ * write it holds is in a table (on that thread too). Mutations REQUIRE the mutex; {@link #acquire} is lock-free.
  */
 final class TableSet {
     private final FileLayer files;
@@ -276,7 +276,7 @@ final class TableSet {
             mutex.unlock();
         }
         for (long n : obsolete) {
-            files.deleteIfExists(dir.resolve(StoreFiles.walName(n)));
+            purger.delete(dir.resolve(StoreFiles.walName(n)));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.lsmpolicies.lsm.log;
 
+import io.lsmpolicies.lsm.io.BackgroundSync;
 import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.IoCause;
 import java.io.Closeable;
@@ -8,6 +9,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.Future;
 import java.util.zip.CRC32C;
 
 /**
@@ -194,6 +196,17 @@ public final class LogWriter implements Closeable {
             flushedEnd = before;
             throw failed(e);
         }
+    }
+
+    /**
+     * Starts forcing what was handed to the operating system so far to the device, on a {@link BackgroundSync}
+     * thread, while appends go on; nothing else changes (a failure is the caller's to act on: see
+     * {@link WalWriter}).
+     *
+     * @return the force
+     */
+    public Future<?> startBackgroundSync() {
+        return BackgroundSync.start(channel);
     }
 
     /**

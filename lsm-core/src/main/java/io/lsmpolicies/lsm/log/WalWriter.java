@@ -1,5 +1,6 @@
 package io.lsmpolicies.lsm.log;
 
+import io.lsmpolicies.lsm.io.BackgroundSync;
 import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import java.io.Closeable;
@@ -7,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Future;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -24,6 +26,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class WalWriter implements Closeable {
     /** Largest WAL record (one write batch): 64 MiB. */
     public static final int MAX_RECORD_BYTES = 64 << 20;
+    /** In {@link SyncMode#ASYNC}, the bytes written between two background forces of the segment. */
+    static final long SYNC_EVERY_BYTES = 8L << 20;
 
     private final LogWriter log;
     private final SyncMode mode;
@@ -40,6 +44,9 @@ public final class WalWriter implements Closeable {
     /** Written only by the one leader at a time (syncs under the lock); read without it. */
     private volatile long syncs;
     private volatile long bytes;
+    /** The background force started at {@link #syncRequestedAt} bytes, if any. Leader (or closer) only. */
+    private Future<?> syncing;
+    private long syncRequestedAt;
 
     private WalWriter(LogWriter log, SyncMode mode) {
         this.log = log;
@@ -155,6 +162,7 @@ public final class WalWriter implements Closeable {
                 log.sync();
             } else {
                 log.flush();
+                syncInBackground();
             }
         } catch (IOException | RuntimeException e) {
             error = e instanceof IOException io ? io : new IOException(e);
@@ -173,6 +181,29 @@ public final class WalWriter implements Closeable {
             }
         }
         done.signalAll();
+    }
+
+    /**
+     * Starts a background force of the segment when {@value #SYNC_EVERY_BYTES} bytes or more were written since the
+     * last one started and that one has ended; throws that one's failure, which is the segment's failure (a record
+     * it was to force may be lost on power loss: no more are taken). So an {@code ASYNC} segment reaches the device
+     * as it is written, and the sync that closes it waits only for the rest. Leader only.
+     */
+    private void syncInBackground() throws IOException {
+        long size = log.size();
+        if (size - syncRequestedAt < SYNC_EVERY_BYTES || (syncing != null && !syncing.isDone())) {
+            return;
+        }
+        awaitBackgroundSync();
+        syncRequestedAt = size;
+        syncing = log.startBackgroundSync();
+    }
+
+    /** Waits for the background force, if one was started, and throws its failure. */
+    private void awaitBackgroundSync() throws IOException {
+        Future<?> f = syncing;
+        syncing = null;
+        BackgroundSync.await(f, log.path().toString());
     }
 
     private void check() throws IOException {
@@ -219,6 +250,14 @@ public final class WalWriter implements Closeable {
             }
             closed = true;
             try {
+                try {
+                    awaitBackgroundSync();
+                } catch (IOException e) {
+                    if (failure == null) {
+                        failure = e;
+                        throw e;
+                    }
+                }
                 if (failure == null) {
                     log.sync();
                 }

@@ -1,5 +1,6 @@
 package io.lsmpolicies.lsm.sstable;
 
+import io.lsmpolicies.lsm.io.BackgroundSync;
 import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.IoCause;
 import java.io.Closeable;
@@ -24,7 +25,7 @@ import java.util.concurrent.Future;
  * place in a group of {@value #WRITE_BUFFER_BYTES} bytes; a full group's checksums are computed and the group
  * written by a background thread while the caller fills the next group (two buffers in turn), so a merge's or
  * flush's checksums and writes overlap its reading and merging; a failed write is thrown by the next call that
- * hands over a group, or by {@link #finish}. Every {@value #SYNC_EVERY_BYTES} bytes written, a third thread forces
+ * hands over a group, or by {@link #finish}. Every {@value #SYNC_EVERY_BYTES} bytes written, a {@link BackgroundSync} forces
  * what is written so far to the device while the writes go on, so the device writes a large table while it is
  * built, and the force in {@link #finish} waits only for the rest (without it the page cache would hold the whole
  * table until that force: a merge's thread then waits for all of its output at once). A failed force is thrown
@@ -48,12 +49,6 @@ public final class SSTableWriter implements Closeable {
     /** Writes groups of finished pages in the background; daemon threads, kept while they are in use. */
     private static final ExecutorService WRITERS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "lsm-table-write");
-        t.setDaemon(true);
-        return t;
-    });
-    /** Forces files written so far while their writes go on; daemon threads, kept while they are in use. */
-    private static final ExecutorService SYNCERS = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "lsm-table-sync");
         t.setDaemon(true);
         return t;
     });
@@ -429,17 +424,14 @@ public final class SSTableWriter implements Closeable {
         }
         awaitSync();
         syncRequestedAt = written;
-        syncing = SYNCERS.submit(() -> {
-            channel.force(false);
-            return null;
-        });
+        syncing = BackgroundSync.start(channel);
     }
 
     /** Waits for the background force, if one was started, and throws its failure. */
     private void awaitSync() throws IOException {
         Future<?> f = syncing;
         syncing = null;
-        await(f);
+        BackgroundSync.await(f, path.toString());
     }
 
     /** Waits for the background write, if one runs, and throws its failure. */
@@ -449,7 +441,7 @@ public final class SSTableWriter implements Closeable {
         await(f);
     }
 
-    /** Waits for {@code task} (a background write or force of this file), if any, and throws its failure. */
+    /** Waits for {@code task} (a background write of this file), if any, and throws its failure. */
     private void await(Future<?> task) throws IOException {
         if (task == null) {
             return;

@@ -103,6 +103,41 @@ class WalTest {
     }
 
     @Test
+    void anAsyncSegmentIsForcedInTheBackgroundAsItIsWritten() throws IOException {
+        FaultInjector faults = new FaultInjector(dir.resolve("trash"));
+        byte[] value = new byte[4000];
+        try (WalWriter w = WalWriter.create(FileLayer.withFaults(faults), dir.resolve("000001.log"), SyncMode.ASYNC)) {
+            for (int i = 0; (long) i * value.length < 3 * WalWriter.SYNC_EVERY_BYTES; i++) {
+                w.append(WalRecord.of(i, new WriteBatch().put(("k" + i).getBytes(), value)).encode());
+            }
+        }
+        // the header's force at creation and the close's, and at least the first background force (at 8 MiB,
+        // none running then); before, only the first two
+        assertThat(faults.count(FileOp.SYNC)).isGreaterThanOrEqualTo(3);
+    }
+
+    @Test
+    void aFailedBackgroundForceFailsTheSegment() throws IOException {
+        FaultInjector faults = new FaultInjector(dir.resolve("trash"));
+        faults.failNth(FileOp.SYNC, 2, false); // the first background force (the first is the header's)
+        byte[] value = new byte[4000];
+        IOException failure = null;
+        try (WalWriter w = WalWriter.create(FileLayer.withFaults(faults), dir.resolve("000001.log"), SyncMode.ASYNC)) {
+            for (int i = 0; failure == null && (long) i * value.length < 16 * WalWriter.SYNC_EVERY_BYTES; i++) {
+                try {
+                    w.append(WalRecord.of(i, new WriteBatch().put(("k" + i).getBytes(), value)).encode());
+                } catch (IOException e) {
+                    failure = e;
+                }
+            }
+            assertThat(failure).as("a later append reports the failed force").isNotNull()
+                    .hasMessageContaining("injected failure");
+            assertThatThrownBy(() -> w.append(batch(1, "after").encode())).isInstanceOf(IOException.class)
+                    .hasMessageContaining("injected failure");
+        }
+    }
+
+    @Test
     void malformedBatchesSayWhatIsWrong() {
         byte[] good = batch(1, "a", "b").encode();
         byte[] version = good.clone();

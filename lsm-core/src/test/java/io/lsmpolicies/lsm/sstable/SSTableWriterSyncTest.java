@@ -39,8 +39,9 @@ class SSTableWriterSyncTest {
                 SSTableOptions.DEFAULT, 1, 1, 0)) {
             fill(w, 4 * SSTableWriter.SYNC_EVERY_BYTES);
         }
-        // Before this, the only force was the last one: one per table.
-        assertThat(faults.count(FileOp.SYNC)).as("forces of one table of 4 steps").isGreaterThanOrEqualTo(3);
+        // The first step's force always starts (none runs then); a later step's starts only if the one before has
+        // ended, which depends on the device. Before, the only force was the last one: one per table.
+        assertThat(faults.count(FileOp.SYNC)).as("forces of one table of 4 steps").isGreaterThanOrEqualTo(2);
         try (SSTableReader r = SSTableReader.open(path)) {
             assertThat(r.metadata().entries()).isPositive();
         }

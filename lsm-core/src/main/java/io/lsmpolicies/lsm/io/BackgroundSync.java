@@ -1,0 +1,64 @@
+package io.lsmpolicies.lsm.io;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.FileChannel;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * Forces files to the device on daemon threads ({@code lsm-sync}) while their writers go on, so that a large file
+ * reaches the device as it is written and the force that ends it waits only for the rest; without it the page
+ * cache holds the whole file until that force. A file's writer starts at most one at a time and collects its
+ * outcome with {@link #await}; a failed force is the writer's failure, as a failed write is.
+ */
+public final class BackgroundSync {
+    private static final ExecutorService THREADS = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "lsm-sync");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private BackgroundSync() {
+    }
+
+    /**
+     * Starts forcing the bytes written to {@code channel} so far (its data, not its metadata).
+     *
+     * @param channel a file being written
+     * @return the force, for {@link #await} or {@link Future#isDone()}
+     */
+    public static Future<?> start(FileChannel channel) {
+        return THREADS.submit(() -> {
+            channel.force(false);
+            return null;
+        });
+    }
+
+    /**
+     * Waits for {@code force} (null: nothing started) and throws its failure.
+     *
+     * @param force what {@link #start} returned, or null
+     * @param what  the file, for the message of a failure that is not an {@link IOException}
+     * @throws IOException the force's failure
+     */
+    public static void await(Future<?> force, String what) throws IOException {
+        if (force == null) {
+            return;
+        }
+        try {
+            force.get();
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw io;
+            }
+            throw new IOException("forcing " + what + " failed: " + cause, cause);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while forcing " + what);
+        }
+    }
+}
