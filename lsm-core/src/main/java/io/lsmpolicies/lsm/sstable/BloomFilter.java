@@ -11,6 +11,9 @@ import java.nio.ByteBuffer;
  * ({@code Murmur3}), so a filter written today is read the same way by any later build, whatever library
  * versions it uses. Each half is taken as the big-endian number of the hash's output bytes (which are the
  * halves in little-endian order): byte-reversed. The number of probes is round(bitsPerKey * ln 2), capped to [1, 30].
+ * Probe i of a key with halves h1, h2 tests bit floorMod(h1 + i * h2, m) of the m bits, the sum taken in 64-bit
+ * two's complement (it wraps). The code follows the sequence with one addition per probe (and a correction where
+ * the sum wraps) instead of a division per probe; {@code BloomFilterTest} checks it against the formula.
  *
  * <p>Encoding (version 1): the byte 1, the probe count (1 byte), the number of bits (u32, a positive multiple
  * of 64), then the bit array as big-endian 64-bit words. The SSTable block that holds it carries the CRC.
@@ -22,10 +25,69 @@ public final class BloomFilter {
 
     private final long[] words;
     private final int probes;
+    /** The number of bits, m. */
+    private final long bits;
+    /** 2^64 mod m: what a wrapped 64-bit sum is off by, modulo m. */
+    private final long wrap;
 
     private BloomFilter(long[] words, int probes) {
         this.words = words;
         this.probes = probes;
+        this.bits = (long) words.length * 64;
+        this.wrap = wrapModulo(bits);
+    }
+
+    /** 2^64 mod {@code m}, for {@code m > 0}. */
+    static long wrapModulo(long m) {
+        return (Long.remainderUnsigned(-1L, m) + 1) % m;
+    }
+
+    /**
+     * Bit {@code i} of the probe sequence after {@code bit}, which is floorMod(x, m) for the 64-bit sum x of the
+     * probe before: floorMod(x + h2, m) from floorMod(h2, m) ({@code step}) without a division.
+     */
+    private static long nextBit(long bit, long x, long h2, long step, long m, long wrap) {
+        long next = bit + step;
+        if (next >= m) {
+            next -= m;
+        }
+        long sum = x + h2;
+        if (((x ^ sum) & (h2 ^ sum)) < 0) { // the sum wrapped: by -2^64 if h2 > 0, else by +2^64
+            next = h2 > 0 ? next - wrap : next + wrap;
+            if (next < 0) {
+                next += m;
+            } else if (next >= m) {
+                next -= m;
+            }
+        }
+        return next;
+    }
+
+    /**
+     * The bits probe i of (h1, h2) tests for i in [0, probes) in a filter of {@code m} bits, by the formula: what
+     * {@link #set} and {@link #mightContain(KeyHash)} follow incrementally (for tests).
+     */
+    static long[] probeBits(long h1, long h2, int probes, long m) {
+        long[] out = new long[probes];
+        for (int i = 0; i < probes; i++) {
+            out[i] = Math.floorMod(h1 + i * h2, m);
+        }
+        return out;
+    }
+
+    /** The bits {@link #set} and {@link #mightContain(KeyHash)} test for (h1, h2), as they follow them. */
+    static long[] probeBitsIncrementally(long h1, long h2, int probes, long m) {
+        long[] out = new long[probes];
+        long wrap = wrapModulo(m);
+        long bit = Math.floorMod(h1, m);
+        long step = Math.floorMod(h2, m);
+        long x = h1;
+        for (int i = 0; i < probes; i++) {
+            out[i] = bit;
+            bit = nextBit(bit, x, h2, step, m, wrap);
+            x += h2;
+        }
+        return out;
     }
 
     /** Collects the keys of one SSTable; {@link #build()} sizes the filter for them. */
@@ -100,15 +162,15 @@ public final class BloomFilter {
         return new Builder(bitsPerKey);
     }
 
-    private long bitCount() {
-        return (long) words.length * 64;
-    }
-
     private void set(long h1, long h2) {
-        long m = bitCount();
+        long m = bits;
+        long bit = Math.floorMod(h1, m);
+        long step = Math.floorMod(h2, m);
+        long x = h1;
         for (int i = 0; i < probes; i++) {
-            long bit = Math.floorMod(h1 + i * h2, m);
             words[(int) (bit >>> 6)] |= 1L << bit;
+            bit = nextBit(bit, x, h2, step, m, wrap);
+            x += h2;
         }
     }
 
@@ -161,9 +223,16 @@ public final class BloomFilter {
     public boolean mightContain(KeyHash hash) {
         long h1 = hash.h1();
         long h2 = hash.h2();
-        long m = bitCount();
-        for (int i = 0; i < probes; i++) {
-            long bit = Math.floorMod(h1 + i * h2, m);
+        long m = bits;
+        long bit = Math.floorMod(h1, m);
+        if ((words[(int) (bit >>> 6)] & (1L << bit)) == 0) {
+            return false; // most absent keys end here, at one division
+        }
+        long step = Math.floorMod(h2, m);
+        long x = h1;
+        for (int i = 1; i < probes; i++) {
+            bit = nextBit(bit, x, h2, step, m, wrap);
+            x += h2;
             if ((words[(int) (bit >>> 6)] & (1L << bit)) == 0) {
                 return false;
             }

@@ -83,6 +83,33 @@ class BloomFilterTest {
 
     /** A filter built today has the bits a filter of the same keys had when the format was defined. */
     @Test
+    void probesFollowedWithoutDivisionAreTheFormulasBits() {
+        long[] edges = {0, 1, -1, 2, -2, Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE - 1, Long.MIN_VALUE + 1,
+            1L << 62, -(1L << 62), 0x5555_5555_5555_5555L, 0xAAAA_AAAA_AAAA_AAAAL};
+        long[] sizes = {64, 128, 640, 1 << 20, 1_000_000_000L / 64 * 64, (Integer.MAX_VALUE / 64) * 64L};
+        for (long m : sizes) {
+            for (long h1 : edges) {
+                for (long h2 : edges) {
+                    assertThat(BloomFilter.probeBitsIncrementally(h1, h2, 30, m)).as("h1=%d h2=%d m=%d", h1, h2, m)
+                            .isEqualTo(BloomFilter.probeBits(h1, h2, 30, m));
+                }
+            }
+        }
+        SplittableRandom random = new SplittableRandom(11);
+        for (int n = 0; n < 200_000; n++) {
+            long m = 64 * (1 + random.nextLong((Integer.MAX_VALUE / 64)));
+            long h1 = random.nextLong();
+            long h2 = random.nextInt(4) == 0 ? random.nextLong(-1000, 1000) : random.nextLong();
+            int probes = 1 + random.nextInt(30);
+            assertThat(BloomFilter.probeBitsIncrementally(h1, h2, probes, m)).as("h1=%d h2=%d m=%d", h1, h2, m)
+                    .isEqualTo(BloomFilter.probeBits(h1, h2, probes, m));
+        }
+        assertThat(BloomFilter.wrapModulo(64)).isZero();
+        assertThat(BloomFilter.wrapModulo(640)).isEqualTo(java.math.BigInteger.ONE.shiftLeft(64)
+                .mod(java.math.BigInteger.valueOf(640)).longValue());
+    }
+
+    @Test
     void filterBitsAreThoseOfTheFormatsFirstVersion() {
         BloomFilter.Builder b = BloomFilter.builder(10);
         for (int i = 0; i < 1000; i++) {
