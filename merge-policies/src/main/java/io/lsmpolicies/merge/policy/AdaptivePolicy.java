@@ -37,7 +37,11 @@ import java.util.List;
  * (the bytes it writes). Any run whose extra SSTables (all but its oldest) have paid, plus one step at the latest
  * count, at least {@value #BREAK_EVEN} of its price is merged: the break-even rule of ski rental (rent until what was
  * paid equals the price, then buy); the flush of the step is free to merge in its own step; among several, the one
- * that removes the most SSTables.
+ * that removes the most SSTables. That rule second-guesses the tree, so it applies only during the first
+ * {@value #PAYBACK_PERIODS} payback periods ({@code 1 / c} flushes each), during a surge (the rate above
+ * {@value #SURGE} times a slow average of it, weight {@value #SLOW_WEIGHT}), and once the step's flush is no longer
+ * alone (the tree merged it, or reads came between flushes): not while the tree leaves the flush alone in a steady
+ * phase.
  *
  * <p><b>Bounds.</b> In a quiet stretch (the rate below {@value #QUIET} of the highest it has been) the SSTables of the
  * stretch's flushes follow MinLatency's schedule with {@code k = quiet-k}: a hedge against the first step of a surge
@@ -64,6 +68,12 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
     static final double BREAK_EVEN = 1.0;
     /** Weight of the latest step in the decayed average of the reads per flush (a memory of about 8 flushes). */
     static final double RATE_WEIGHT = 1.0 / 8;
+    /** Weight of the latest step in the slow decayed average of the reads per flush (about 64 flushes). */
+    static final double SLOW_WEIGHT = 1.0 / 64;
+    /** A surge: the read rate above this multiple of its slow average (the break-even rule is then on). */
+    static final double SURGE = 1.5;
+    /** The break-even rule is on while fewer flushes than this many payback periods (1 / c) have been seen. */
+    static final double PAYBACK_PERIODS = 4;
     /** Weight of the latest flush in the decayed average of the flush length (about 20 flushes). */
     static final double SIZE_WEIGHT = 1.0 / 20;
     /** The tree's table rate is renewed when the estimate moves by more than this fraction (or from or to 0). */
@@ -108,7 +118,7 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
             return ReadLedger.of(NAME, state).withReads(reads);
         }
         ReadLedger ledger = ReadLedger.of(NAME, state).withFlush(reads, stack.get(0).bytes(), RATE_WEIGHT,
-                SIZE_WEIGHT);
+                SLOW_WEIGHT, SIZE_WEIGHT);
         double estimate = ledger.flushBytes() > 0
                 ? Math.min(MAX_TABLE_RATE, readCost * ledger.rate() / ledger.flushBytes()) : 0;
         double used = ledger.tableRate();
@@ -219,7 +229,13 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
         double bestSurplus = 0;
         // Without rent (nothing read yet, or a zero read cost) no run qualifies: skip the O(n^2) scan, which would
         // otherwise run at every flush of a read-free workload with up to max-k SSTables.
-        boolean anyRent = nextStep > 0 || rents[n] > 0;
+        // The break-even rule second-guesses the tree only while the tree's plan is not yet to be trusted (fewer than
+        // PAYBACK_PERIODS payback periods, 1 / c flushes each, seen), after a surge of reads, and once the step's flush
+        // is no longer alone (the tree merged it, or reads came between flushes). When the tree leaves the flush
+        // alone in a steady phase, it has priced the stack at the current rate, and break-even waits.
+        boolean secondGuess = !fresh || ledger.flushes() * c < PAYBACK_PERIODS
+                || ledger.rate() > SURGE * ledger.slowRate();
+        boolean anyRent = secondGuess && (nextStep > 0 || rents[n] > 0);
         for (int a = 0; anyRent && a < n - 1; a++) {
             for (int b = a + 1; b < n; b++) {
                 double price = bytes[b + 1] - bytes[a];

@@ -18,13 +18,14 @@ import java.util.List;
  * budget and gap the policy planned for it when it asked for the merge ({@code planKey}: the id of the merge's
  * oldest input), or, for a merge it did not plan, the oldest input's budget plus one and its gap.
  *
- * <p>Encoding (version 2): the byte {@code 2}; {@code reads}, {@code lastReads}, {@code stepReads}, {@code freshFlush},
- * {@code decidedFlush}, {@code quietFrom} and {@code flushes} as big-endian 64-bit integers; {@code rate}, {@code maxRate}, {@code flushBytes} and
- * {@code tableRate} as 64-bit floats;
+ * <p>Encoding (version 3): the byte {@code 3}; {@code reads}, {@code lastReads}, {@code stepReads}, {@code freshFlush},
+ * {@code decidedFlush}, {@code quietFrom} and {@code flushes} as big-endian 64-bit integers; {@code rate},
+ * {@code maxRate}, {@code slowRate}, {@code flushBytes} and {@code tableRate} as 64-bit floats;
  * {@code planKey} (64-bit), {@code planBudget} (float), {@code planGap} (32-bit); the entry count (32-bit); then each
  * entry's SSTable id and read mark (64-bit), budget (float) and gap (32-bit), newest first. Version 1 (reads,
  * lastReads, freshFlush, count, then id and mark per entry) is still read: its entries get budget and gap 0, its
- * rate is its {@code lastReads}.
+ * rate is its {@code lastReads}. Version 2 (version 3 without {@code slowRate}) is still read: its slow rate is its
+ * {@code rate}.
  *
  * @param reads      reads reported since the store's first flush, {@code >= 0}
  * @param lastReads  the reads of the latest report (a flush's, or a report between flushes), {@code >= 0}
@@ -36,6 +37,8 @@ import java.util.List;
  * @param flushes    flushes seen, {@code >= 0}
  * @param rate       estimated reads per flush (a decayed average), {@code >= 0}
  * @param maxRate    the highest {@code rate} so far, {@code >= rate}
+ * @param slowRate   estimated reads per flush, a slower decayed average than {@code rate} (a surge is {@code rate}
+ *                   well above it), {@code >= 0}
  * @param flushBytes estimated bytes per flush (a decayed average), {@code >= 0}
  * @param tableRate  the read cost of one more SSTable per flush, in flush lengths, that the tree follows: the
  *                   estimate {@code read-cost x rate / flushBytes}, renewed only when it moves by more than a set
@@ -52,15 +55,16 @@ import java.util.List;
  */
 public record ReadLedger(long reads, long lastReads, long stepReads, long freshFlush, long decidedFlush, long quietFrom, long flushes,
         double rate,
-        double maxRate, double flushBytes, double tableRate, long planKey, double planBudget, int planGap, long[] ids, long[] marks, double[] budgets,
+        double maxRate, double slowRate, double flushBytes, double tableRate, long planKey, double planBudget, int planGap, long[] ids, long[] marks, double[] budgets,
         int[] gaps) implements PolicyState {
-    static final byte VERSION = 2;
+    static final byte VERSION = 3;
     private static final int HEADER_V1 = 1 + 8 + 8 + 8 + 4;
-    private static final int HEADER = 1 + 7 * 8 + 4 * 8 + 8 + 8 + 4 + 4;
+    private static final int HEADER_V2 = 1 + 7 * 8 + 4 * 8 + 8 + 8 + 4 + 4;
+    private static final int HEADER = HEADER_V2 + 8;
     private static final int ENTRY = 8 + 8 + 8 + 4;
 
     /** No flush and no read yet. */
-    static final ReadLedger EMPTY = new ReadLedger(0, 0, 0, -1, -1, -1, 0, 0, 0, 0, 0, -1, 0, 0, new long[0], new long[0],
+    static final ReadLedger EMPTY = new ReadLedger(0, 0, 0, -1, -1, -1, 0, 0, 0, 0, 0, 0, -1, 0, 0, new long[0], new long[0],
             new double[0], new int[0]);
 
     /**
@@ -75,6 +79,7 @@ public record ReadLedger(long reads, long lastReads, long stepReads, long freshF
      * @param flushes      flushes seen
      * @param rate         estimated reads per flush
      * @param maxRate      the highest {@code rate} so far
+     * @param slowRate     estimated reads per flush, the slow average
      * @param flushBytes   estimated bytes per flush
      * @param tableRate    the table rate the tree follows
      * @param planKey      the id of the oldest input of the planned merge, or {@code -1}
@@ -102,6 +107,9 @@ public record ReadLedger(long reads, long lastReads, long stepReads, long freshF
                     + "tableRate >= 0, was flushes=" + flushes + ", rate=" + rate + ", maxRate=" + maxRate + ", flushBytes=" + flushBytes + ", tableRate="
                     + tableRate);
         }
+        if (!(slowRate >= 0) || Double.isInfinite(slowRate)) {
+            throw new IllegalArgumentException("need a finite slowRate >= 0, was " + slowRate);
+        }
         if (!(planBudget >= 0) || Double.isInfinite(planBudget) || planGap < 0) {
             throw new IllegalArgumentException("need a finite planned budget >= 0 and a planned gap >= 0, was "
                     + planBudget + " and " + planGap);
@@ -123,6 +131,36 @@ public record ReadLedger(long reads, long lastReads, long stepReads, long freshF
     }
 
     /**
+     * A ledger of version 2's fields: the slow rate is taken as {@code rate}.
+     *
+     * @param reads        reads reported since the store's first flush
+     * @param lastReads    the reads of the latest report
+     * @param stepReads    reads reported between flushes since the latest flush
+     * @param freshFlush   the id of the SSTable the latest flush installed, or {@code -1}
+     * @param decidedFlush the id of the flush SSTable whose place in the tree is decided, or {@code -1}
+     * @param quietFrom    the first flush index of the quiet stretch, or {@code -1}
+     * @param flushes      flushes seen
+     * @param rate         estimated reads per flush (also taken as the slow average)
+     * @param maxRate      the highest {@code rate} so far
+     * @param flushBytes   estimated bytes per flush
+     * @param tableRate    the table rate the tree follows
+     * @param planKey      the id of the oldest input of the planned merge, or {@code -1}
+     * @param planBudget   the budget planned for that merge's output
+     * @param planGap      the gap planned for that merge's output
+     * @param ids          SSTable ids in stack order, newest first
+     * @param marks        the value of {@code reads} when each SSTable appeared
+     * @param budgets      each SSTable's budget
+     * @param gaps         each SSTable's gap
+     * @throws IllegalArgumentException as the canonical constructor
+     */
+    public ReadLedger(long reads, long lastReads, long stepReads, long freshFlush, long decidedFlush, long quietFrom,
+            long flushes, double rate, double maxRate, double flushBytes, double tableRate, long planKey,
+            double planBudget, int planGap, long[] ids, long[] marks, double[] budgets, int[] gaps) {
+        this(reads, lastReads, stepReads, freshFlush, decidedFlush, quietFrom, flushes, rate, maxRate, rate,
+                flushBytes, tableRate, planKey, planBudget, planGap, ids, marks, budgets, gaps);
+    }
+
+    /**
      * A version-1 ledger: reads and marks only; budgets and gaps 0, the rate taken as {@code lastReads}.
      *
      * @param reads      reads reported since the store's first flush
@@ -133,7 +171,7 @@ public record ReadLedger(long reads, long lastReads, long stepReads, long freshF
      * @throws IllegalArgumentException as the canonical constructor
      */
     public ReadLedger(long reads, long lastReads, long freshFlush, long[] ids, long[] marks) {
-        this(reads, lastReads, 0, freshFlush, -1, -1, ids.length > 0 ? 1 : 0, lastReads, lastReads, 0, 0, -1, 0, 0, ids, marks,
+        this(reads, lastReads, 0, freshFlush, -1, -1, ids.length > 0 ? 1 : 0, lastReads, lastReads, lastReads, 0, 0, -1, 0, 0, ids, marks,
                 new double[ids.length], new int[ids.length]);
     }
 
@@ -163,7 +201,8 @@ public record ReadLedger(long reads, long lastReads, long stepReads, long freshF
 
     /**
      * This ledger with its entries renamed, for a caller that keys SSTables by something else than the ids it shows
-     * the policy (the Hyracks adapter, whose ids are positions). The plan follows its entry; everything else is kept.
+     * the policy (the Hyracks adapter, whose ids are positions). The plan and the decided flush follow their entries
+     * (an SSTable no entry names is taken as undecided: {@code -1}); everything else is kept.
      *
      * @param newIds the new id of each entry, in this ledger's order
      * @param fresh  the new id of the latest flush's SSTable, or {@code -1}
@@ -172,12 +211,16 @@ public record ReadLedger(long reads, long lastReads, long stepReads, long freshF
      */
     public ReadLedger withIds(long[] newIds, long fresh) {
         long key = -1;
+        long decided = -1;
         for (int i = 0; i < ids.length && i < newIds.length; i++) {
             if (ids[i] == planKey) {
                 key = newIds[i];
             }
+            if (ids[i] == decidedFlush) {
+                decided = newIds[i];
+            }
         }
-        return new ReadLedger(reads, lastReads, stepReads, fresh, decidedFlush, quietFrom, flushes, rate, maxRate, flushBytes, tableRate, key, key == -1 ? 0
+        return new ReadLedger(reads, lastReads, stepReads, fresh, decided, quietFrom, flushes, rate, maxRate, slowRate, flushBytes, tableRate, key, key == -1 ? 0
                 : planBudget, key == -1 ? 0 : planGap, newIds, marks, budgets, gaps);
     }
 
@@ -200,51 +243,53 @@ public record ReadLedger(long reads, long lastReads, long stepReads, long freshF
     /** This ledger after {@code more} reads reported between flushes. */
     ReadLedger withReads(long more) {
         return new ReadLedger(Math.addExact(reads, more), more, Math.addExact(stepReads, more), freshFlush, decidedFlush, quietFrom, flushes,
-                rate, maxRate, flushBytes, tableRate, planKey, planBudget, planGap, ids, marks, budgets, gaps);
+                rate, maxRate, slowRate, flushBytes, tableRate, planKey, planBudget, planGap, ids, marks, budgets, gaps);
     }
 
     /**
      * This ledger after a flush of {@code bytes} with {@code more} reads reported with it: the reads of the step
      * (these and those reported between flushes since the previous flush) update the rate, {@code bytes} the flush
      * length, both as decayed averages (weights {@code rateWeight} and {@code sizeWeight}; the first step's reads are
-     * taken as they are, and the length is the plain mean while that gives the latest flush more weight).
+     * taken as they are, and the length is the plain mean while that gives the latest flush more weight); the slow
+     * rate is another decayed average of the reads, with weight {@code slowWeight}.
      */
-    ReadLedger withFlush(long more, long bytes, double rateWeight, double sizeWeight) {
+    ReadLedger withFlush(long more, long bytes, double rateWeight, double slowWeight, double sizeWeight) {
         long all = Math.addExact(reads, more);
         long step = stepReads + more;
         double newRate = flushes == 0 ? 0 : flushes == 1 ? step : rate + rateWeight * (step - rate);
+        double newSlow = flushes == 0 ? 0 : flushes == 1 ? step : slowRate + slowWeight * (step - slowRate);
         double newBytes = flushBytes + Math.max(sizeWeight, 1.0 / (flushes + 1)) * (bytes - flushBytes);
-        return new ReadLedger(all, more, 0, freshFlush, decidedFlush, quietFrom, flushes + 1, newRate, Math.max(maxRate, newRate), newBytes, tableRate, planKey, planBudget,
+        return new ReadLedger(all, more, 0, freshFlush, decidedFlush, quietFrom, flushes + 1, newRate, Math.max(maxRate, newRate), newSlow, newBytes, tableRate, planKey, planBudget,
                 planGap, ids, marks, budgets, gaps);
     }
 
     /** This ledger with {@code id} as the latest flush's SSTable. */
     ReadLedger withFreshFlush(long id) {
-        return new ReadLedger(reads, lastReads, stepReads, id, decidedFlush, quietFrom, flushes, rate, maxRate, flushBytes, tableRate, planKey,
+        return new ReadLedger(reads, lastReads, stepReads, id, decidedFlush, quietFrom, flushes, rate, maxRate, slowRate, flushBytes, tableRate, planKey,
                 planBudget, planGap, ids, marks, budgets, gaps);
     }
 
     /** This ledger with the place of the latest flush in the tree decided. */
     ReadLedger withFlushDecided() {
-        return new ReadLedger(reads, lastReads, stepReads, freshFlush, freshFlush, quietFrom, flushes, rate, maxRate, flushBytes, tableRate,
+        return new ReadLedger(reads, lastReads, stepReads, freshFlush, freshFlush, quietFrom, flushes, rate, maxRate, slowRate, flushBytes, tableRate,
                 planKey, planBudget, planGap, ids, marks, budgets, gaps);
     }
 
     /** This ledger with {@code from} as the first flush index of the quiet stretch ({@code -1}: none). */
     ReadLedger withQuietFrom(long from) {
-        return new ReadLedger(reads, lastReads, stepReads, freshFlush, decidedFlush, from, flushes, rate, maxRate,
+        return new ReadLedger(reads, lastReads, stepReads, freshFlush, decidedFlush, from, flushes, rate, maxRate, slowRate,
                 flushBytes, tableRate, planKey, planBudget, planGap, ids, marks, budgets, gaps);
     }
 
     /** This ledger with {@code c} as the table rate the tree follows. */
     ReadLedger withTableRate(double c) {
-        return new ReadLedger(reads, lastReads, stepReads, freshFlush, decidedFlush, quietFrom, flushes, rate, maxRate, flushBytes, c, planKey,
+        return new ReadLedger(reads, lastReads, stepReads, freshFlush, decidedFlush, quietFrom, flushes, rate, maxRate, slowRate, flushBytes, c, planKey,
                 planBudget, planGap, ids, marks, budgets, gaps);
     }
 
     /** This ledger with the output of a merge whose oldest input is SSTable {@code key} planned as given. */
     ReadLedger withPlan(long key, double budget, int gap) {
-        return new ReadLedger(reads, lastReads, stepReads, freshFlush, decidedFlush, quietFrom, flushes, rate, maxRate, flushBytes, tableRate, key,
+        return new ReadLedger(reads, lastReads, stepReads, freshFlush, decidedFlush, quietFrom, flushes, rate, maxRate, slowRate, flushBytes, tableRate, key,
                 budget, gap, ids, marks, budgets, gaps);
     }
 
@@ -328,7 +373,7 @@ public record ReadLedger(long reads, long lastReads, long stepReads, long freshF
                 newGaps[at] = (int) bg[1];
             }
         }
-        return new ReadLedger(reads, lastReads, stepReads, freshFlush, decidedFlush, quietFrom, flushes, rate, maxRate, flushBytes, tableRate, planKey,
+        return new ReadLedger(reads, lastReads, stepReads, freshFlush, decidedFlush, quietFrom, flushes, rate, maxRate, slowRate, flushBytes, tableRate, planKey,
                 planBudget, planGap, Arrays.copyOf(newIds, i), Arrays.copyOf(newMarks, i), Arrays.copyOf(newBudgets, i),
                 Arrays.copyOf(newGaps, i));
     }
@@ -343,7 +388,7 @@ public record ReadLedger(long reads, long lastReads, long stepReads, long freshF
     public byte[] encode() {
         ByteBuffer out = ByteBuffer.allocate(HEADER + ENTRY * ids.length).put(VERSION).putLong(reads)
                 .putLong(lastReads).putLong(stepReads).putLong(freshFlush).putLong(decidedFlush).putLong(quietFrom).putLong(flushes).putDouble(rate)
-                .putDouble(maxRate).putDouble(flushBytes).putDouble(tableRate).putLong(planKey).putDouble(planBudget).putInt(planGap).putInt(ids.length);
+                .putDouble(maxRate).putDouble(slowRate).putDouble(flushBytes).putDouble(tableRate).putLong(planKey).putDouble(planBudget).putInt(planGap).putInt(ids.length);
         for (int i = 0; i < ids.length; i++) {
             out.putLong(ids[i]).putLong(marks[i]).putDouble(budgets[i]).putInt(gaps[i]);
         }
@@ -356,10 +401,10 @@ public record ReadLedger(long reads, long lastReads, long stepReads, long freshF
             throw new IllegalArgumentException("policy '" + policy + "': read-ledger state is empty");
         }
         byte version = encoded[0];
-        if (version != 1 && version != VERSION) {
+        if (version != 1 && version != 2 && version != VERSION) {
             throw new IllegalArgumentException("policy '" + policy + "': unknown read-ledger state version " + version);
         }
-        int header = version == 1 ? HEADER_V1 : HEADER;
+        int header = version == 1 ? HEADER_V1 : version == 2 ? HEADER_V2 : HEADER;
         int entry = version == 1 ? 16 : ENTRY;
         if (encoded.length < header) {
             throw new IllegalArgumentException("policy '" + policy + "': read-ledger state version " + version
@@ -375,6 +420,7 @@ public record ReadLedger(long reads, long lastReads, long stepReads, long freshF
         long flushes = version == 1 ? 0 : in.getLong();
         double rate = version == 1 ? last : in.getDouble();
         double maxRate = version == 1 ? last : in.getDouble();
+        double slowRate = version == VERSION ? in.getDouble() : rate;
         double flushBytes = version == 1 ? 0 : in.getDouble();
         double tableRate = version == 1 ? 0 : in.getDouble();
         long planKey = version == 1 ? -1 : in.getLong();
@@ -405,7 +451,7 @@ public record ReadLedger(long reads, long lastReads, long stepReads, long freshF
             flushes = count > 0 ? 1 : 0;
         }
         try {
-            return new ReadLedger(reads, last, step, fresh, decided, quiet, flushes, rate, maxRate, flushBytes, tableRate, planKey, planBudget,
+            return new ReadLedger(reads, last, step, fresh, decided, quiet, flushes, rate, maxRate, slowRate, flushBytes, tableRate, planKey, planBudget,
                     planGap, ids, marks, budgets, gaps);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("policy '" + policy + "': " + e.getMessage(), e);
@@ -424,6 +470,7 @@ public record ReadLedger(long reads, long lastReads, long stepReads, long freshF
     public boolean equals(Object o) {
         return o instanceof ReadLedger l && reads == l.reads && lastReads == l.lastReads && stepReads == l.stepReads
                 && freshFlush == l.freshFlush && decidedFlush == l.decidedFlush && quietFrom == l.quietFrom && flushes == l.flushes && Double.compare(rate, l.rate) == 0 && Double.compare(maxRate, l.maxRate) == 0
+                && Double.compare(slowRate, l.slowRate) == 0
                 && Double.compare(flushBytes, l.flushBytes) == 0 && Double.compare(tableRate, l.tableRate) == 0
                 && planKey == l.planKey
                 && Double.compare(planBudget, l.planBudget) == 0 && planGap == l.planGap && Arrays.equals(ids, l.ids)
@@ -439,7 +486,7 @@ public record ReadLedger(long reads, long lastReads, long stepReads, long freshF
     @Override
     public String toString() {
         return "ReadLedger[reads=" + reads + ", lastReads=" + lastReads + ", stepReads=" + stepReads + ", freshFlush="
-                + freshFlush + ", decidedFlush=" + decidedFlush + ", quietFrom=" + quietFrom + ", flushes=" + flushes + ", rate=" + rate + ", maxRate=" + maxRate + ", flushBytes=" + flushBytes + ", tableRate=" + tableRate + ", plan="
+                + freshFlush + ", decidedFlush=" + decidedFlush + ", quietFrom=" + quietFrom + ", flushes=" + flushes + ", rate=" + rate + ", maxRate=" + maxRate + ", slowRate=" + slowRate + ", flushBytes=" + flushBytes + ", tableRate=" + tableRate + ", plan="
                 + planKey + "->" + planBudget + "/" + planGap + ", ids=" + Arrays.toString(ids) + ", marks="
                 + Arrays.toString(marks) + ", budgets=" + Arrays.toString(budgets) + ", gaps=" + Arrays.toString(gaps)
                 + "]";

@@ -27,6 +27,7 @@ class AdaptivePolicyTest {
         final boolean restartEveryFlush;
         final List<SSTableInfo> stack = new ArrayList<>();
         final List<List<Long>> merges = new ArrayList<>();
+        final List<String> reasons = new ArrayList<>();
         PolicyState state;
         long nextId = 1;
         long flushes;
@@ -67,6 +68,7 @@ class AdaptivePolicyTest {
                     stack.add(at, SSTableInfo.builder(nextId++).bytes(job.inputBytes()).entries(job.inputBytes())
                             .flushes(first, last).build());
                     merges.add(ids);
+                    reasons.add(job.reason());
                 }
             }
         }
@@ -161,6 +163,51 @@ class AdaptivePolicyTest {
         }
     }
 
+    /** Heavy-tailed flush lengths: Pareto, shape 1.5, minimum 1/3 MB (mean 1 MB), capped at 200 MB. */
+    private static long paretoLength(SplittableRandom random) {
+        return Math.min(200_000_000L, Math.round(333_333 / Math.pow(1 - random.nextDouble(), 1 / 1.5)));
+    }
+
+    @Test
+    void inASteadyPhaseTheBreakEvenRuleWaitsWhileTheTreeLeavesTheFlushAlone() {
+        // 100 reads a flush of about 1 MB at 4096 bytes a probe: one more SSTable costs c = 0.41 flush lengths a step,
+        // a payback period is 1 / c = 2.4 flushes, so after 4 of them (about 10 flushes) at a steady rate the
+        // break-even rule acts only in steps where the flush is no longer alone (the tree merged it first). With
+        // heavy-tailed lengths it would otherwise buy runs the tree had priced, in steps the tree merges nothing.
+        SplittableRandom random = new SplittableRandom(1000);
+        Driver d = new Driver(policy("adaptive"), false);
+        List<Long> breakEvenAlone = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            int before = d.reasons.size();
+            d.flush(paretoLength(random), i == 0 ? 0 : 100);
+            List<String> step = d.reasons.subList(before, d.reasons.size());
+            if (d.flushes > 20 && !step.isEmpty() && step.get(0).startsWith("rent ")) {
+                breakEvenAlone.add(d.flushes);
+            }
+        }
+        assertThat(d.reasons).anyMatch(r -> r.startsWith("tree: "));
+        assertThat(breakEvenAlone).as("steps past flush 20 whose first merge is a break-even one").isEmpty();
+    }
+
+    @Test
+    void aSurgeOfReadsTurnsTheBreakEvenRuleBackOn() {
+        // A steady phase of 10 reads a flush (c = 0.04), then 1,000 (c = 4): the rate jumps above 1.5 times its slow
+        // average, and the SSTables the tree kept for the old rate are bought back by break-even.
+        Driver d = new Driver(policy("adaptive"), false);
+        for (int i = 0; i < 200; i++) {
+            d.flush(1_000_000, i == 0 ? 0 : 10);
+        }
+        int before = d.reasons.size();
+        int kept = d.stack.size();
+        for (int i = 0; i < 10; i++) {
+            d.flush(1_000_000, 1000);
+        }
+        assertThat(kept).as("the tree keeps several SSTables at 10 reads a flush").isGreaterThan(4);
+        assertThat(d.reasons.subList(before, d.reasons.size())).as("merges after the surge")
+                .anyMatch(r -> r.startsWith("rent "));
+        assertThat(((ReadLedger) d.state).rate()).isGreaterThan(1.5 * ((ReadLedger) d.state).slowRate());
+    }
+
     @Test
     void aQuietStretchFollowsMinLatencyWithQuietK() {
         // Reads, then none: once the rate has decayed below 1% of its highest, the SSTables of the quiet stretch's
@@ -250,6 +297,39 @@ class AdaptivePolicyTest {
         assertThat(l.budgets()).containsExactly(0, 0);
         assertThat(l.rate()).isEqualTo(20);
         assertThat(policy("adaptive").decodeState(l.encode())).isEqualTo(l);
+    }
+
+    @Test
+    void aVersionTwoStateIsStillReadWithItsRateAsTheSlowRate() {
+        // Version 2: version 3 without slowRate (between maxRate and flushBytes).
+        byte[] v2 = java.nio.ByteBuffer.allocate(1 + 7 * 8 + 4 * 8 + 8 + 8 + 4 + 4 + 28).put((byte) 2).putLong(50)
+                .putLong(20).putLong(0).putLong(9).putLong(9).putLong(-1).putLong(4).putDouble(12.5).putDouble(30)
+                .putDouble(1000).putDouble(0.05).putLong(-1).putDouble(0).putInt(0).putInt(1).putLong(9).putLong(30)
+                .putDouble(2.5).putInt(1).array();
+        ReadLedger l = (ReadLedger) policy("adaptive").decodeState(v2);
+        assertThat(l).isEqualTo(new ReadLedger(50, 20, 0, 9, 9, -1, 4, 12.5, 30, 12.5, 1000, 0.05, -1, 0, 0,
+                new long[] {9}, new long[] {30}, new double[] {2.5}, new int[] {1}));
+        assertThat(l.slowRate()).isEqualTo(l.rate());
+        byte[] v3 = l.encode();
+        assertThat(v3[0]).isEqualTo((byte) 3);
+        assertThat(v3).hasSize(v2.length + 8);
+        ReadLedger other = new ReadLedger(50, 20, 0, 9, 9, -1, 4, 12.5, 30, 7.25, 1000, 0.05, -1, 0, 0,
+                new long[] {9}, new long[] {30}, new double[] {2.5}, new int[] {1});
+        assertThat(policy("adaptive").decodeState(other.encode())).isEqualTo(other).isNotEqualTo(l);
+        assertThatThrownBy(() -> new ReadLedger(50, 20, 0, 9, 9, -1, 4, 12.5, 30, -1, 1000, 0.05, -1, 0, 0,
+                new long[] {9}, new long[] {30}, new double[] {2.5}, new int[] {1})).hasMessageContaining("slowRate");
+    }
+
+    @Test
+    void renamedEntriesKeepWhichFlushWasDecided() {
+        // The Hyracks adapter renames entries to positions before each call: the newest SSTable is always 0. The
+        // decided flush must follow its entry, or a new flush at position 0 would be taken as already placed.
+        ReadLedger l = new ReadLedger(50, 20, 0, 7, 7, -1, 2, 20, 20, 20, 1000, 0.05, -1, 0, 0,
+                new long[] {7, 3}, new long[] {50, 0}, new double[] {0, 1}, new int[] {0, 0});
+        ReadLedger renamed = l.withIds(new long[] {1, 2}, 0);
+        assertThat(renamed.decidedFlush()).isEqualTo(1);
+        assertThat(renamed.freshFlush()).isZero();
+        assertThat(l.withIds(new long[] {-1, 2}, 0).decidedFlush()).as("its SSTable is gone").isEqualTo(-1);
     }
 
     @Test
