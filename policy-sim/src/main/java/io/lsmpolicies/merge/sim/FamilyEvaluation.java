@@ -112,6 +112,37 @@ public final class FamilyEvaluation {
     }
 
     /**
+     * Runs every policy on {@code family}'s traces of each length in {@code horizons} for each seed, and averages: a
+     * policy's ratio is its mean over the horizons of its mean over the seeds, so the best static policy of the row
+     * is one policy chosen for all the horizons (a policy that does not know where the trace ends is matched with one
+     * that does not either). A trace of fewer flushes is the start of a longer one of the same seed.
+     *
+     * @param family   the trace family
+     * @param horizons the flushes of the traces, each {@code >= 1}, at least one
+     * @param seeds    the seeds, one trace each per horizon
+     * @param policies the policies by label
+     * @param readCost the bytes of one SSTable probe
+     * @return the family's row, its optimum the mean over the horizons
+     * @throws IllegalArgumentException if {@code horizons} is empty
+     */
+    public static Row evaluate(TraceFamily family, int[] horizons, long[] seeds, Map<String, MergePolicy> policies,
+            long readCost) {
+        if (horizons.length == 0) {
+            throw new IllegalArgumentException("family " + family.name() + ": no horizon to evaluate at");
+        }
+        Map<String, Double> sums = new LinkedHashMap<>();
+        double optimumSum = 0;
+        for (int n : horizons) {
+            Row row = evaluate(family, n, seeds, policies, readCost);
+            optimumSum += row.optimum();
+            row.ratios().forEach((k, v) -> sums.merge(k, v, Double::sum));
+        }
+        Map<String, Double> ratios = new LinkedHashMap<>();
+        sums.forEach((k, v) -> ratios.put(k, v / horizons.length));
+        return new Row(family, optimumSum / horizons.length, ratios);
+    }
+
+    /**
      * {@return {@link #evaluate} for every family}
      *
      * @param families the trace families

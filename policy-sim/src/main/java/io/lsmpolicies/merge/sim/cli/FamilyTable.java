@@ -35,6 +35,11 @@ public final class FamilyTable implements Callable<Integer> {
             description = "Flushes per trace (default: ${DEFAULT-VALUE}; the optimum is exact up to 2000).")
     int flushes;
 
+    @Option(names = "--horizons", paramLabel = "N,N,...", split = ",",
+            description = "Average each policy's ratio over traces of these lengths (one static policy is then chosen "
+                    + "for all of them), instead of --flushes.")
+    int[] horizons;
+
     @Option(names = "--seeds", paramLabel = "S", defaultValue = "3",
             description = "Traces per family (default: ${DEFAULT-VALUE}).")
     int seeds;
@@ -62,6 +67,13 @@ public final class FamilyTable implements Callable<Integer> {
         if (flushes < 1 || seeds < 1) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--flushes and --seeds must be >= 1");
         }
+        int[] lengths = horizons == null ? new int[] {flushes} : horizons.clone();
+        for (int n : lengths) {
+            if (n < 1) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--horizons: every length must be >= 1, "
+                        + "was " + n);
+            }
+        }
         MergePolicy tested = MergePolicies.parse(policy);
         Simulator.requireStack(tested);
         Map<String, MergePolicy> statics = FamilyEvaluation.staticGrid();
@@ -78,7 +90,7 @@ public final class FamilyTable implements Callable<Integer> {
                 ? "tested" : policy, "best static", "its ratio", "vs best");
         out.println("-".repeat(110));
         for (TraceFamily f : TraceFamily.standard()) {
-            FamilyEvaluation.Row row = FamilyEvaluation.evaluate(f, flushes, seedList, all, readCost);
+            FamilyEvaluation.Row row = FamilyEvaluation.evaluate(f, lengths, seedList, all, readCost);
             rows.add(row);
             String best = row.best(staticLabels);
             double mine = row.ratios().get(policy);
@@ -117,8 +129,11 @@ public final class FamilyTable implements Callable<Integer> {
         }
         out.printf(Locale.ROOT, "static policies (%d in the grid) within 2x of the optimum on every family: %s%n",
                 staticLabels.size(), neverAbove2.isEmpty() ? "none" : String.join(", ", neverAbove2));
-        out.printf(Locale.ROOT, "%d flushes per trace, seeds %d..%d, read cost %d bytes per probe; ratio = total cost / "
-                + "exact offline optimum, mean over the seeds%n", flushes, firstSeed, firstSeed + seeds - 1, readCost);
+        String length = horizons == null ? flushes + " flushes per trace" : "traces of "
+                + java.util.Arrays.stream(lengths).mapToObj(Integer::toString).collect(java.util.stream.Collectors
+                        .joining(", ")) + " flushes, each policy's ratio averaged over them";
+        out.printf(Locale.ROOT, "%s, seeds %d..%d, read cost %d bytes per probe; ratio = total cost / "
+                + "exact offline optimum, mean over the seeds%n", length, firstSeed, firstSeed + seeds - 1, readCost);
         return 0;
     }
 }

@@ -24,4 +24,19 @@ class FamilyTableTest {
         assertThat(out).contains("adaptive: worst ratio to the optimum").contains("more than 5% above the best static")
                 .contains("static policies (").contains("within 2x of the optimum on every family");
     }
+
+    @Test
+    void averagesOverHorizonsAndRefusesALengthBelowOne() {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        int status = new CommandLine(new FamilyTable(new PrintStream(bytes, true, StandardCharsets.UTF_8)))
+                .execute("--horizons", "10,20", "--seeds", "1");
+        assertThat(status).isZero();
+        assertThat(bytes.toString(StandardCharsets.UTF_8))
+                .contains("traces of 10, 20 flushes, each policy's ratio averaged over them");
+        ByteArrayOutputStream none = new ByteArrayOutputStream();
+        CommandLine bad = new CommandLine(new FamilyTable(new PrintStream(none, true, StandardCharsets.UTF_8)));
+        bad.setErr(new java.io.PrintWriter(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+        assertThat(bad.execute("--horizons", "10,0")).isNotZero();
+        assertThat(none.toString(StandardCharsets.UTF_8)).as("nothing evaluated").isEmpty();
+    }
 }
