@@ -38,27 +38,36 @@ public final class BackgroundSync {
     }
 
     /**
-     * Waits for {@code force} (null: nothing started) and throws its failure.
+     * Waits for {@code task}, a background write or force of a file (null: nothing started), and throws its failure:
+     * an {@link IOException}, {@link RuntimeException} or {@link Error} as it is, anything else wrapped. Interrupted,
+     * it cancels the task if it has not started and throws an {@link InterruptedIOException}.
      *
-     * @param force what {@link #start} returned, or null
-     * @param what  the file, for the message of a failure that is not an {@link IOException}
-     * @throws IOException the force's failure
+     * @param task what {@link #start} returned, or another background task of the file, or null
+     * @param what the file, for the messages
+     * @throws IOException the task's failure
      */
-    public static void await(Future<?> force, String what) throws IOException {
-        if (force == null) {
+    public static void await(Future<?> task, String what) throws IOException {
+        if (task == null) {
             return;
         }
         try {
-            force.get();
+            task.get();
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof IOException io) {
                 throw io;
             }
-            throw new IOException("forcing " + what + " failed: " + cause, cause);
+            if (cause instanceof RuntimeException re) {
+                throw re;
+            }
+            if (cause instanceof Error err) {
+                throw err;
+            }
+            throw new IOException("writing or forcing " + what + " failed: " + cause, cause);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted while forcing " + what);
+            task.cancel(false);
+            throw new InterruptedIOException("interrupted while writing or forcing " + what);
         }
     }
 }

@@ -5,7 +5,6 @@ import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.IoCause;
 import java.io.Closeable;
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -13,7 +12,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -438,33 +436,7 @@ public final class SSTableWriter implements Closeable {
     private void awaitWrite() throws IOException {
         Future<?> f = inFlight;
         inFlight = null;
-        await(f);
-    }
-
-    /** Waits for {@code task} (a background write of this file), if any, and throws its failure. */
-    private void await(Future<?> task) throws IOException {
-        if (task == null) {
-            return;
-        }
-        try {
-            task.get();
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof IOException io) {
-                throw io;
-            }
-            if (cause instanceof RuntimeException re) {
-                throw re;
-            }
-            if (cause instanceof Error err) {
-                throw err;
-            }
-            throw new IOException("writing " + path + " failed", cause);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            task.cancel(false);
-            throw new InterruptedIOException("interrupted while writing " + path);
-        }
+        BackgroundSync.await(f, path.toString());
     }
 
     private void write(ByteBuffer b, long at) throws IOException {
