@@ -122,10 +122,11 @@ final class FlushJob {
             ctx.tables().addAll(out, opened);
             ctx.stats().flushTablesInstalled(out.stream().mapToLong(TableRecord::fileBytes).sum());
             complete(rv, rest, start, flushIndex, out, List.of());
+            // queued for the purge thread before a waiting flush() wakes, so it can wait for the deletion
+            ctx.tables().deleteWalSegmentsBelow(nextWal);
         } finally {
             ctx.mutex().unlock();
         }
-        ctx.tables().deleteWalSegmentsBelow(nextWal);
     }
 
     /** The immutable MemTables but the oldest (the one being flushed). */
@@ -206,7 +207,6 @@ final class FlushJob {
         } finally {
             ctx.mutex().unlock();
         }
-        long nextWal;
         try {
             List<List<TableRecord>> outputs = new ArrayList<>();
             for (FlushPlanner.PlannedTable p : plan.tables()) {
@@ -224,7 +224,7 @@ final class FlushJob {
                         OutputCutter.of(OutputCut.SINGLE_FILE), p.level(), bottommost));
             }
             ctx.syncDirectory();
-            nextWal = install(m, plan, outputs, flushIndex, planned, start);
+            install(m, plan, outputs, flushIndex, planned, start);
         } catch (IOException | RuntimeException | Error e) {
             ctx.mutex().lock();
             try {
@@ -234,16 +234,14 @@ final class FlushJob {
             }
             throw e;
         }
-        ctx.tables().deleteWalSegmentsBelow(nextWal);
     }
 
     /**
      * Installs a merging flush's tables, one edit per planned table. Every output is opened before the first edit
-     * is logged (see {@link TableSet#openNew}); those of edits not logged are released.
-     *
-     * @return the oldest log segment still needed
+     * is logged (see {@link TableSet#openNew}); those of edits not logged are released. The log segments no MemTable
+     * needs any more are queued for deletion.
      */
-    private long install(LiveMemTable m, FlushPlanner.Plan plan, List<List<TableRecord>> outputs, long flushIndex,
+    private void install(LiveMemTable m, FlushPlanner.Plan plan, List<List<TableRecord>> outputs, long flushIndex,
             Set<Long> planned, long start) throws IOException {
         List<List<TableHandle>> opened = new ArrayList<>();
         int logged = 0;
@@ -290,7 +288,7 @@ final class FlushJob {
                 scheduler.markCompacting(planned, false);
                 complete(rv, rest, start, flushIndex, outputs.stream().flatMap(List::stream).toList(),
                         List.copyOf(planned));
-                return nextWal;
+                ctx.tables().deleteWalSegmentsBelow(nextWal); // as in flushToTable
             } finally {
                 ctx.mutex().unlock();
             }

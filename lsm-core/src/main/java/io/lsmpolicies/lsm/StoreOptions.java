@@ -110,7 +110,9 @@ public final class StoreOptions {
     /**
      * The size a write-ahead-log segment reaches before the next MemTable starts a new one; until then the
      * MemTables that follow write on in the same segment, which is deleted once all of them are flushed. Default
-     * 64 MiB; 0 starts a segment per MemTable. Starting a segment closes (and so syncs) the previous one, creates
+     * 64 MiB; 0 starts a segment per MemTable. {@link LsmStore#flush()} and the close start a new segment whatever the
+     * current one holds, so a closed store keeps no log of what its tables hold. Starting a segment closes (and so
+     * syncs) the previous one, creates
      * the next and syncs the directory, on the writer's path; a larger segment does that less often, and an open
      * after a crash reads at most about this much of the log besides the MemTables still to flush.
      *

@@ -117,7 +117,7 @@ final class WritePath {
         writeLock.lock();
         try {
             ctx.run().checkWritable();
-            makeRoom(charge);
+            makeRoom(charge, false);
             WalRecord record = WalRecord.of(lastSequence + 1, batch);
             if (logging()) {
                 try {
@@ -151,14 +151,15 @@ final class WritePath {
 
     /**
      * Rotates a non-empty active MemTable (waiting like a writer if too many wait already), so that a flush of
-     * everything written so far is queued.
+     * everything written so far is queued, and starts a new log segment, so that once that flush is installed no
+     * segment holds what tables hold.
      */
     void rotateForFlush() throws IOException {
         writeLock.lock();
         try {
             ctx.run().checkWritable();
             if (!ctx.tables().view().active().table().isEmpty()) {
-                makeRoom(Long.MAX_VALUE / 4);
+                makeRoom(Long.MAX_VALUE / 4, true);
             }
         } finally {
             writeLock.unlock();
@@ -177,7 +178,7 @@ final class WritePath {
             }
             if (!ctx.run().failed() && !ctx.tables().view().active().table().isEmpty()) {
                 try {
-                    rotate();
+                    rotate(true);
                 } catch (IOException e) {
                     // the failure is recorded; the WAL keeps the writes for the next open
                 }
@@ -202,10 +203,11 @@ final class WritePath {
     }
 
     /**
-     * Makes the active MemTable able to take {@code charge} more bytes, rotating it if full; waits (a stall)
-     * while too many immutable MemTables wait for their flush. REQUIRES: the write lock.
+     * Makes the active MemTable able to take {@code charge} more bytes, rotating it if full (see {@link #rotate} for
+     * {@code newSegment}); waits (a stall) while too many immutable MemTables wait for their flush. REQUIRES: the
+     * write lock.
      */
-    private void makeRoom(long charge) throws IOException {
+    private void makeRoom(long charge, boolean newSegment) throws IOException {
         assert writeLock.isHeldByCurrentThread() : "REQUIRES: the write lock";
         MemTable active = ctx.tables().view().active().table();
         if (active.isEmpty() || active.bytes() + charge <= ctx.options().memtableBytes()) {
@@ -231,7 +233,7 @@ final class WritePath {
             ctx.mutex().unlock();
         }
         ctx.run().checkWritable();
-        rotate();
+        rotate(newSegment);
     }
 
     /**
@@ -240,17 +242,18 @@ final class WritePath {
      * new MemTable writes on in the current log segment until that segment holds {@code walSegmentBytes}; then it
      * starts a new segment, closing the old one first, which syncs it, so a segment is whole on the device before a
      * newer one exists (recovery takes a torn segment with a newer one after it as corruption, since the newer one
-     * proves it was complete once). REQUIRES: the write lock; the active MemTable is not empty.
+     * proves it was complete once). With {@code newSegment} (a flush asked for, or the store closing) it starts a new
+     * segment whatever the current one holds. REQUIRES: the write lock; the active MemTable is not empty.
      */
-    private void rotate() throws IOException {
+    private void rotate(boolean newSegment) throws IOException {
         assert writeLock.isHeldByCurrentThread() : "REQUIRES: the write lock";
         long number;
-        boolean newSegment = false;
+        boolean started = false;
         if (!logging()) {
             number = ctx.manifest().newFileNumber();
         } else {
             try {
-                if (wal.bytes() < ctx.options().walSegmentBytes()) {
+                if (!newSegment && wal.bytes() < ctx.options().walSegmentBytes()) {
                     wal.awaitQueued();
                     number = segment;
                 } else {
@@ -260,7 +263,7 @@ final class WritePath {
                             ctx.options().walMode());
                     ctx.syncDirectory();
                     segment = number;
-                    newSegment = true;
+                    started = true;
                 }
             } catch (IOException e) {
                 ctx.run().fail(e);
@@ -269,7 +272,7 @@ final class WritePath {
         }
         ctx.mutex().lock();
         try {
-            if (newSegment) {
+            if (started) {
                 ctx.tables().addWalSegment(number);
             }
             ReadView rv = ctx.tables().view();

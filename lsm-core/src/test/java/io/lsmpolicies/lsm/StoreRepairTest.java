@@ -143,8 +143,7 @@ class StoreRepairTest {
     @Test
     void aDamagedTableIsSetAsideNotDeletedAndTheOthersAreKept() throws Exception {
         Path dir = tmp.resolve("db");
-        // a log segment per MemTable: the segments of flushed MemTables are gone, the log holds only the last writes
-        crashImage(options("no-merge").toBuilder().walSegmentBytes(0).build(), dir);
+        crashImage("no-merge", dir);
         Path damaged = EngineTestSupport.filesEndingWith(dir, ".sst").get(0);
         EngineTestSupport.flip(damaged, 1024 + 100); // inside a leaf page
         byte[] damagedBytes = Files.readAllBytes(damaged);
@@ -164,24 +163,6 @@ class StoreRepairTest {
         try (LsmStore store = LsmStore.open(dir, options("no-merge"))) {
             store.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
             assertThat(store.get("k".getBytes(UTF_8))).isEqualTo("v".getBytes(UTF_8));
-        }
-    }
-
-    @Test
-    void aDamagedTablesRecordsComeBackFromALogSegmentTheyShare() throws Exception {
-        Path dir = tmp.resolve("db");
-        // every MemTable wrote in one log segment, still live: it holds the damaged table's records too
-        TreeMap<String, String> model = crashImage("no-merge", dir);
-        assertThat(EngineTestSupport.filesEndingWith(dir, ".log")).hasSize(1);
-        Path damaged = EngineTestSupport.filesEndingWith(dir, ".sst").get(0);
-        EngineTestSupport.flip(damaged, 1024 + 100);
-
-        StoreRepair.Report report = StoreRepair.repair(dir, options("no-merge"));
-
-        assertThat(report.damaged()).isEqualTo(1);
-        assertThat(StoreVerifier.verify(dir).problems()).isEmpty();
-        try (LsmStore store = LsmStore.open(dir, options("no-merge"))) {
-            assertHolds(store, model);
         }
     }
 
