@@ -1,8 +1,8 @@
 package io.lsmpolicies.lsm.log;
 
-import io.lsmpolicies.lsm.io.BackgroundSync;
 import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.IoCause;
+import io.lsmpolicies.lsm.sstable.BackgroundSync;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;

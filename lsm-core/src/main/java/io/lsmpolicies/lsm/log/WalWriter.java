@@ -1,7 +1,7 @@
 package io.lsmpolicies.lsm.log;
 
-import io.lsmpolicies.lsm.io.BackgroundSync;
 import io.lsmpolicies.lsm.io.FileLayer;
+import io.lsmpolicies.lsm.sstable.BackgroundSync;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import java.io.Closeable;
 import java.io.IOException;

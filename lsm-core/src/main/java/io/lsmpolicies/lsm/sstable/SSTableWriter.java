@@ -1,6 +1,5 @@
 package io.lsmpolicies.lsm.sstable;
 
-import io.lsmpolicies.lsm.io.BackgroundSync;
 import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.IoCause;
 import java.io.Closeable;

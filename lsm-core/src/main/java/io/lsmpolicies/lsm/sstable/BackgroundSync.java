@@ -1,4 +1,4 @@
-package io.lsmpolicies.lsm.io;
+package io.lsmpolicies.lsm.sstable;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
