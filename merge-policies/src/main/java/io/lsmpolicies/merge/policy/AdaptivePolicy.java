@@ -43,6 +43,15 @@ import java.util.List;
  * alone (the tree merged it, or reads came between flushes): not while the tree leaves the flush alone in a steady
  * phase.
  *
+ * <p><b>Low rates.</b> Below a table rate {@code c} of {@value #TIERED_BELOW} (about two reads a flush of 1 MB at
+ * 4 KB a probe), outside quiet stretches and surges, Tiered's rule replaces the tree and the break-even rule: with
+ * size ratio B, the power of two nearest {@value #TIERED_SCALE} / sqrt(c), the oldest B SSTables of a run of at
+ * least B adjacent SSTables of the same tier (floor(log_B) of their flush counts) are merged. At such a rate a merge
+ * pays back only over hundreds of flushes; the tree keeps hundreds of single flushes and then merges the whole stack,
+ * which rarely pays back before a trace ends, where merges of B similar SSTables cost little and start paying at
+ * once. B is taken from the table rate in use, which moves only by more than {@value #RATE_SLACK}, and is a power of
+ * two so that such moves rarely change it.
+ *
  * <p><b>Bounds.</b> In a quiet stretch (the rate below {@value #QUIET} of the highest it has been) the SSTables of the
  * stretch's flushes follow MinLatency's schedule with {@code k = quiet-k}: a hedge against the first step of a surge
  * of reads, which is decided before it is seen. When the stack holds more than {@code max-k} SSTables, the cheapest
@@ -80,6 +89,10 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
     static final double RATE_SLACK = 0.2;
     /** A cap on the table rate (flush lengths a probe per step), far above any rate where one SSTable is kept. */
     static final double MAX_TABLE_RATE = 1e12;
+    /** Below this table rate (outside quiet stretches and surges) Tiered's rule replaces the tree and break-even. */
+    static final double TIERED_BELOW = 0.01;
+    /** Tiered's size ratio is the power of two nearest this constant over the square root of the table rate. */
+    static final double TIERED_SCALE = 2;
 
     private final int maxK;
     private final int quietK;
@@ -182,6 +195,11 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
         if (treeTurn) {
             ledger = ledger.withFlushDecided();
         }
+        // 0. A low rate: SSTables of similar flush counts merge B at a time (Tiered), not the tree's long runs.
+        if (c > 0 && c < TIERED_BELOW && ledger.quietFrom() < 0 && ledger.rate() <= SURGE * ledger.slowRate()) {
+            Decision tiered = tiered(stack, ledger, c);
+            return tiered != null ? tiered : boundedByMaxK(stack, ledger, c, StackPolicies.sizes(stack));
+        }
         if (treeTurn && ledger.budget(1) - c < -BudgetTree.EPSILON) {
             int from = n - 1;
             int gap = 0;
@@ -275,18 +293,65 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
             }
         }
         // 4. max-k: the cheapest run that brings the stack back to it.
-        if (n > maxK) {
-            int width = n - maxK + 1;
-            int cheapest = 0;
-            for (int a = 1; a + width <= n; a++) {
-                if (bytes[a + width] - bytes[a] < bytes[cheapest + width] - bytes[cheapest]) {
-                    cheapest = a;
-                }
+        return boundedByMaxK(stack, ledger, c, size);
+    }
+
+    /**
+     * Tiered's rule at table rate {@code c}: with size ratio B, the power of two nearest {@value #TIERED_SCALE} /
+     * sqrt(c) (at least 2), an SSTable of f flushes is in tier floor(log_B f), and the oldest B SSTables of the first
+     * run of at least B adjacent SSTables in one tier are merged; {@code null} when no run is that long.
+     */
+    private static Decision tiered(List<SortedRun> stack, ReadLedger ledger, double c) {
+        int ratio = tieredRatio(c);
+        int n = stack.size();
+        int[] tiers = new int[n];
+        for (int i = 0; i < n; i++) {
+            long span = stack.get(i).first().flushSpan();
+            while (span >= ratio) {
+                span /= ratio;
+                tiers[i]++;
             }
-            return bounded(stack, ledger, c, cheapest, cheapest + width - 1, n + " SSTables > max-k " + maxK
-                    + ": the cheapest run that leaves " + maxK);
         }
-        return Decision.none(ledger);
+        for (int start = 0; start < n; ) {
+            int end = start;
+            while (end + 1 < n && tiers[end + 1] == tiers[start]) {
+                end++;
+            }
+            if (end - start + 1 >= ratio) {
+                return bounded(stack, ledger, c, end - ratio + 1, end, "low read rate (" + c + " flush lengths a "
+                        + "probe per step): Tiered with size ratio " + ratio + ", tier " + tiers[start] + " holds "
+                        + (end - start + 1) + " SSTables");
+            }
+            start = end + 1;
+        }
+        return null;
+    }
+
+    /** Tiered's size ratio at table rate {@code c}: the power of two nearest TIERED_SCALE / sqrt(c), at least 2. */
+    static int tieredRatio(double c) {
+        long power = Math.round(Math.log(TIERED_SCALE / Math.sqrt(c)) / Math.log(2));
+        return (int) Math.max(2, 1L << Math.min(30, Math.max(0, power)));
+    }
+
+    /** When the stack holds more than max-k SSTables, the cheapest run that brings it back to max-k. */
+    private Decision boundedByMaxK(List<SortedRun> stack, ReadLedger ledger, double c, long[] size) {
+        int n = stack.size();
+        if (n <= maxK) {
+            return Decision.none(ledger);
+        }
+        double[] bytes = new double[n + 1];
+        for (int i = 0; i < n; i++) {
+            bytes[i + 1] = bytes[i] + size[i];
+        }
+        int width = n - maxK + 1;
+        int cheapest = 0;
+        for (int a = 1; a + width <= n; a++) {
+            if (bytes[a + width] - bytes[a] < bytes[cheapest + width] - bytes[cheapest]) {
+                cheapest = a;
+            }
+        }
+        return bounded(stack, ledger, c, cheapest, cheapest + width - 1, n + " SSTables > max-k " + maxK
+                + ": the cheapest run that leaves " + maxK);
     }
 
     private static Decision bounded(List<SortedRun> stack, ReadLedger ledger, double c, int oldest, String reason) {

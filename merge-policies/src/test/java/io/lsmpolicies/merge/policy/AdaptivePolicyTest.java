@@ -242,6 +242,37 @@ class AdaptivePolicyTest {
     }
 
     @Test
+    void atALowReadRateSSTablesOfSimilarFlushCountsMergeTieredFashion() {
+        // One read a flush of 1 MB at 4096 bytes a probe: c = 0.004096 flush lengths a probe per step, below 0.01, so
+        // Tiered's rule with size ratio 32 (the power of two nearest 2 / sqrt(c) = 31.25) replaces the tree, whose
+        // long runs of single flushes and late merges of the whole stack did not pay back at this rate.
+        Driver d = new Driver(policy("adaptive"), false);
+        for (int i = 0; i < 31; i++) {
+            d.flush(1_000_000, 1);
+        }
+        assertThat(d.stack).hasSize(31);
+        assertThat(d.merges).isEmpty();
+        d.flush(1_000_000, 1);
+        assertThat(d.sizesNewestFirst()).containsExactly(32_000_000L);
+        assertThat(d.reasons).singleElement().asString().contains("Tiered with size ratio 32");
+        for (int i = 0; i < 40; i++) {
+            d.flush(1_000_000, 1);
+        }
+        // 72 flushes: two SSTables of 32 flushes and 8 single flushes, newest first.
+        assertThat(d.stack).hasSize(10);
+        assertThat(d.sizesNewestFirst().subList(8, 10)).containsExactly(32_000_000L, 32_000_000L);
+        assertThat(d.merges).hasSize(2).allSatisfy(m -> assertThat(m).hasSize(32));
+    }
+
+    @Test
+    void tieredRatioIsThePowerOfTwoNearestTwoOverTheRootOfTheRate() {
+        assertThat(AdaptivePolicy.tieredRatio(0.004096)).isEqualTo(32);
+        assertThat(AdaptivePolicy.tieredRatio(0.009)).isEqualTo(16);
+        assertThat(AdaptivePolicy.tieredRatio(0.0001)).isEqualTo(256);
+        assertThat(AdaptivePolicy.tieredRatio(1e-30)).isEqualTo(1 << 30);
+    }
+
+    @Test
     void manyReadsKeepOneSSTable() {
         Driver d = new Driver(policy("adaptive", "read-cost", 4096), false);
         d.flush(1_000_000, 0);
