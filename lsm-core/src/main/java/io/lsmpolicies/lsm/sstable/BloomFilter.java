@@ -13,7 +13,7 @@ import java.nio.ByteBuffer;
  * halves in little-endian order): byte-reversed. The number of probes is round(bitsPerKey * ln 2), capped to [1, 30].
  * Probe i of a key with halves h1, h2 tests bit floorMod(h1 + i * h2, m) of the m bits, the sum taken in 64-bit
  * two's complement (it wraps). The code follows the sequence with one addition per probe (and a correction where
- * the sum wraps) instead of a division per probe; {@code BloomFilterTest} checks it against the formula.
+ * the sum wraps) instead of a division per probe; {@code BloomFilterTest} checks the bits it sets against the formula.
  *
  * <p>Encoding (version 1): the byte 1, the probe count (1 byte), the number of bits (u32, a positive multiple
  * of 64), then the bit array as big-endian 64-bit words. The SSTable block that holds it carries the CRC.
@@ -64,30 +64,25 @@ public final class BloomFilter {
     }
 
     /**
-     * The bits probe i of (h1, h2) tests for i in [0, probes) in a filter of {@code m} bits, by the formula: what
-     * {@link #set} and {@link #mightContain(KeyHash)} follow incrementally (for tests).
+     * An empty filter of {@code bits} bits (a positive multiple of 64) and {@code probes} probes, whose bits a test
+     * sets with {@link #set} and reads with {@link #isSet}.
      */
-    static long[] probeBits(long h1, long h2, int probes, long m) {
-        long[] out = new long[probes];
-        for (int i = 0; i < probes; i++) {
-            out[i] = Math.floorMod(h1 + i * h2, m);
-        }
-        return out;
+    static BloomFilter empty(long bits, int probes) {
+        return new BloomFilter(new long[Math.toIntExact(bits / 64)], probes);
     }
 
-    /** The bits {@link #set} and {@link #mightContain(KeyHash)} test for (h1, h2), as they follow them. */
-    static long[] probeBitsIncrementally(long h1, long h2, int probes, long m) {
-        long[] out = new long[probes];
-        long wrap = wrapModulo(m);
-        long bit = Math.floorMod(h1, m);
-        long step = Math.floorMod(h2, m);
-        long x = h1;
-        for (int i = 0; i < probes; i++) {
-            out[i] = bit;
-            bit = nextBit(bit, x, h2, step, m, wrap);
-            x += h2;
+    /** {@return whether bit {@code bit} is set} */
+    boolean isSet(long bit) {
+        return (words[(int) (bit >>> 6)] & (1L << bit)) != 0;
+    }
+
+    /** {@return the number of bits set} */
+    long bitsSet() {
+        long n = 0;
+        for (long w : words) {
+            n += Long.bitCount(w);
         }
-        return out;
+        return n;
     }
 
     /** Collects the keys of one SSTable; {@link #build()} sizes the filter for them. */
@@ -162,7 +157,8 @@ public final class BloomFilter {
         return new Builder(bitsPerKey);
     }
 
-    private void set(long h1, long h2) {
+    /** Sets the bits of the key with hash halves (h1, h2), following its probe sequence without a division. */
+    void set(long h1, long h2) {
         long m = bits;
         long bit = Math.floorMod(h1, m);
         long step = Math.floorMod(h2, m);
