@@ -122,7 +122,7 @@ final class FlushJob {
             ctx.tables().addAll(out, opened);
             ctx.stats().flushTablesInstalled(out.stream().mapToLong(TableRecord::fileBytes).sum());
             complete(rv, rest, start, flushIndex, out, List.of());
-            // queued for the purge thread before a waiting flush() wakes, so it can wait for the deletion
+            // queued for the purge thread before a waiting flush() wakes, so awaitMerges() after it sees the deletion
             ctx.tables().deleteWalSegmentsBelow(nextWal);
         } finally {
             ctx.mutex().unlock();

@@ -295,21 +295,21 @@ public final class LsmStore implements Closeable {
     // ------------------------------------------------------------------------------------------------ control
 
     /**
-     * Flushes the active MemTable and waits until every MemTable written before the call is in an SSTable, and
-     * the log segments that only those held are deleted (the merges those flushes trigger may still run; see
-     * {@link #awaitMerges()}).
+     * Flushes the active MemTable and waits until every MemTable written before the call is in an SSTable (the
+     * merges those flushes trigger may still run, and the files they and the flushes made obsolete may still be
+     * being deleted; see {@link #awaitMerges()}).
      *
      * @throws IOException if an I/O operation fails
      */
     public void flush() throws IOException {
         writes.rotateForFlush();
         flushJob.awaitDrained();
-        purger.awaitIdle();
         ctx.run().rethrowFailure();
     }
 
     /**
-     * Waits until no merge runs and the policy asks for none, and the files merges replaced are deleted.
+     * Waits until no merge runs and the policy asks for none, and the files merges and flushes made obsolete (replaced
+     * tables, log segments) are deleted.
      *
      * @throws IOException if an I/O operation fails
      */

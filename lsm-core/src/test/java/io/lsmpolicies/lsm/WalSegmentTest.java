@@ -58,6 +58,7 @@ class WalSegmentTest {
             }
             flushes = store.metrics().flushes().count() + 1;
             store.flush(); // starts a new segment: what the old ones held is in tables now
+            store.awaitMerges(); // and the obsolete segments' deletion, queued by the flush, is done
             try (Stream<Path> files = Files.list(dir)) {
                 assertThat(files.filter(p -> p.toString().endsWith(".log")).count())
                         .as("segments left once every MemTable is flushed").isEqualTo(1);
