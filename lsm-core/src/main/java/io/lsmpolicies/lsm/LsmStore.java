@@ -170,6 +170,11 @@ public final class LsmStore implements Closeable {
         return new Recovery(ctx, scheduler, flushJob, writes);
     }
 
+    /** The MemTable taking writes now, for tests that measure what it holds. */
+    MemTable activeMemTable() {
+        return ctx.tables().view().active().table();
+    }
+
     // ------------------------------------------------------------------------------------------------ writes
 
     /**

@@ -39,9 +39,9 @@ public final class StoreIterator implements Iterator<KeyValue>, Closeable {
         byte[] start = from == null ? new byte[0] : from;
         try {
             List<EntryCursor> sources = new ArrayList<>();
-            sources.add(EntryCursor.of(view.active().table().iterator(start, Long.MAX_VALUE)));
+            sources.add(view.active().table().cursor(start, Long.MAX_VALUE));
             for (LiveMemTable m : view.immutables()) {
-                sources.add(EntryCursor.of(m.table().iterator(start, Long.MAX_VALUE)));
+                sources.add(m.table().cursor(start, Long.MAX_VALUE));
             }
             for (TableHandle t : version.tables()) {
                 if (t.endsBefore(start) || (to != null && t.startsAtOrAfter(to))) {
@@ -68,13 +68,17 @@ public final class StoreIterator implements Iterator<KeyValue>, Closeable {
     private void advance() {
         next = null;
         while (advanceMerged()) {
-            Entry e = merged.entry(); // the source's own entry: a memtable's, or one the table cursor copied out
-            if (to != null && Arrays.compareUnsigned(e.key(), to) >= 0) {
+            byte[] keys = merged.keyArray(); // where the entry lies: compared there, copied out only if kept
+            int at = merged.keyOffset();
+            int end = at + merged.keyLength();
+            if (to != null && Arrays.compareUnsigned(keys, at, end, to, 0, to.length) >= 0) {
                 break;
             }
-            if (e.sequence() > sequence || Arrays.equals(e.key(), lastKey)) {
+            if (merged.sequence() > sequence
+                    || lastKey != null && Arrays.equals(keys, at, end, lastKey, 0, lastKey.length)) {
                 continue;
             }
+            Entry e = merged.entry();
             lastKey = e.key();
             if (!e.tombstone()) {
                 next = new KeyValue(e.key(), e.value());

@@ -53,12 +53,12 @@ final class TableBuilder {
     /** The options for a table written from {@code mem}: the page size fitted to its entries. */
     SSTableOptions optionsFor(LiveMemTable mem) {
         MemTable t = mem.table();
-        return sstable.fittedTo(t.size(), t.bytes() - (long) MemTable.ENTRY_OVERHEAD_BYTES * t.size(), flushBytes);
+        return sstable.fittedTo(t.size(), t.dataBytes(), flushBytes);
     }
 
     /** What a flush of {@code mem} writes: its entries with the versions no live snapshot needs dropped. */
     EntryCursor flushEntries(LiveMemTable mem) {
-        return new VersionCollapse(EntryCursor.of(mem.table().iterator()), snapshots.sequences(), false);
+        return new VersionCollapse(mem.table().cursor(), snapshots.sequences(), false);
     }
 
     /**
@@ -163,8 +163,8 @@ final class TableBuilder {
             if (mem != null) {
                 MemTable t = mem.table();
                 entries += t.size();
-                dataBytes += t.bytes() - (long) MemTable.ENTRY_OVERHEAD_BYTES * t.size();
-                sources.add(EntryCursor.of(mem.table().iterator()));
+                dataBytes += t.dataBytes();
+                sources.add(t.cursor());
                 minFlush = memFlushIndex;
                 maxFlush = memFlushIndex;
                 oldestTombstone = mem.table().tombstones() > 0 ? mem.createdMillis() : Long.MAX_VALUE;

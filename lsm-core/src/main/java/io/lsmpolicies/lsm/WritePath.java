@@ -23,6 +23,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * log segment and its flush is queued. It publishes the newest acknowledged sequence number reads see.
  */
 final class WritePath {
+    private static final byte[] NO_VALUE = new byte[0];
     private final StoreContext ctx;
     private final ExecutorService flusher;
     private final FlushJob flushJob;
@@ -106,7 +107,7 @@ final class WritePath {
                 throw new IllegalArgumentException("value of " + op.value().length + " bytes exceeds the limit of "
                         + options.maxValueBytes() + " bytes (option maxValueBytes)");
             }
-            charge += op.key().length + (op.value() == null ? 0 : op.value().length) + MemTable.ENTRY_OVERHEAD_BYTES;
+            charge += MemTable.charge(op.key().length, op.value() == null ? 0 : op.value().length);
         }
         if (batch.count() == 0) {
             return;
@@ -129,8 +130,9 @@ final class WritePath {
                 log = wal;
             }
             MemTable active = ctx.tables().view().active().table();
-            for (int i = 0; i < record.count(); i++) {
-                active.add(record.entry(i));
+            for (int i = 0; i < ops.size(); i++) {
+                WriteBatch.Op op = ops.get(i);
+                active.add(op.key(), record.baseSequence() + i, op.isDelete(), op.isDelete() ? NO_VALUE : op.value());
             }
             lastSequence += record.count();
             last = lastSequence;
@@ -281,7 +283,7 @@ final class WritePath {
             List<LiveMemTable> immutables = new ArrayList<>(rv.immutables().size() + 1);
             immutables.add(rv.active());
             immutables.addAll(rv.immutables());
-            ctx.tables().install(new ReadView(new LiveMemTable(new MemTable(), number, System.currentTimeMillis()),
+            ctx.tables().install(new ReadView(new LiveMemTable(new MemTable(ctx.options().memtableBytes()), number, System.currentTimeMillis()),
                     immutables, rv.version()));
         } finally {
             ctx.mutex().unlock();

@@ -60,6 +60,39 @@ class LsmStoreTest {
         }
     }
 
+    /**
+     * A scan opened while its entries are in MemTables (the active one and immutable ones) reads them where they
+     * lie in the MemTables' chunks; it reads the same entries after those MemTables were flushed and dropped, later
+     * writes were flushed and merged, and the collector ran. Gets after the flush read the tables.
+     */
+    @Test
+    void aScanHeldAcrossFlushesReadsTheMemTablesItOpenedOn() throws IOException {
+        try (LsmStore store = LsmStore.open(dir, small().memtableBytes(64 * 1024).build())) {
+            for (int i = 0; i < 400; i++) { // 400 entries of about 200 bytes: the active MemTable and a flushed one
+                store.put(b(String.format("key%05d", i)), b("first" + i + "x".repeat(180)));
+            }
+            StoreIterator it = store.scan(b("key00000"), null);
+            store.flush();
+            for (int round = 0; round < 5; round++) {
+                for (int i = 0; i < 400; i++) {
+                    store.put(b(String.format("key%05d", i)), b("later" + round + "-" + i + "y".repeat(180)));
+                }
+                store.flush();
+                System.gc();
+            }
+            store.awaitMerges();
+            try (it) {
+                for (int i = 0; i < 400; i++) {
+                    KeyValue kv = it.next();
+                    assertThat(s(kv.key())).isEqualTo(String.format("key%05d", i));
+                    assertThat(s(kv.value())).isEqualTo("first" + i + "x".repeat(180));
+                }
+                assertThat(it.hasNext()).isFalse();
+            }
+            assertThat(s(store.get(b("key00007")))).isEqualTo("later4-7" + "y".repeat(180));
+        }
+    }
+
     @Test
     void unflushedWritesSurviveAReopenThroughTheWal() throws IOException {
         try (LsmStore store = LsmStore.open(dir, small().memtableBytes(1 << 20).build())) {
