@@ -87,7 +87,7 @@ public final class LsmStore implements Closeable {
         StoreEvents events = new StoreEvents(EventLog.open(dir, readOnly ? 0 : options.eventLogBytes()));
         RunState run = new RunState(dir, readOnly, mutex, events);
         this.purger = new FilePurger(files, run);
-        TableSet tables = new TableSet(files, dir, cache, stats, mutex, purger);
+        TableSet tables = new TableSet(files, dir, cache, stats, mutex, purger, options.memtableBytes());
         this.ctx = new StoreContext(dir, options, options.policy(), files, manifest, mutex, run, stats, tables,
                 new TableBuilder(files, tables, options.sstable(), options.memtableBytes(), manifest, stats, snapshots),
                 snapshots, events);

@@ -46,7 +46,7 @@ final class ReadPath {
             }
             return e == null || e.tombstone() ? null : e.value();
         } finally {
-            rv.version().unref();
+            TableSet.release(rv);
         }
     }
 

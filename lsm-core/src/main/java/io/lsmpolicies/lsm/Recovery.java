@@ -197,7 +197,7 @@ final class Recovery {
         }
         ctx.mutex().lock();
         try {
-            ctx.tables().install(new ReadView(new LiveMemTable(new MemTable(ctx.options().memtableBytes()), walNumber, System.currentTimeMillis()),
+            ctx.tables().install(new ReadView(new LiveMemTable(ctx.tables().newMemTable(), walNumber, System.currentTimeMillis()),
                     newestFirst, ctx.tables().version(set)));
         } finally {
             ctx.mutex().unlock();
@@ -266,7 +266,7 @@ final class Recovery {
         FileLayer files = ctx.files();
         List<LiveMemTable> out = new ArrayList<>();
         long flushedUpTo = set.lastSequence();
-        MemTable[] current = {new MemTable(ctx.options().memtableBytes())};
+        MemTable[] current = {ctx.tables().newMemTable()};
         long[] firstSegment = {-1};
         for (int i = 0; i < segments.size(); i++) {
             Path segment = segments.get(i);
@@ -289,7 +289,7 @@ final class Recovery {
                     if (current[0].bytes() >= ctx.options().memtableBytes()) {
                         current[0].freeze();
                         out.add(new LiveMemTable(current[0], firstSegment[0], System.currentTimeMillis()));
-                        current[0] = new MemTable(ctx.options().memtableBytes());
+                        current[0] = ctx.tables().newMemTable();
                         firstSegment[0] = number;
                     }
                 });

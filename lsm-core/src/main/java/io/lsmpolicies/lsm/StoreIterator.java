@@ -23,6 +23,7 @@ import java.util.NoSuchElementException;
  * {@link CorruptionException} if a page it reads is damaged.
  */
 public final class StoreIterator implements Iterator<KeyValue>, Closeable {
+    private final ReadView view;
     private final Version version;
     private final List<SSTableReader.Cursor> cursors = new ArrayList<>();
     private final MergingCursor merged;
@@ -33,6 +34,7 @@ public final class StoreIterator implements Iterator<KeyValue>, Closeable {
     private boolean closed;
 
     StoreIterator(ReadView view, byte[] from, byte[] to, long sequence) throws IOException {
+        this.view = view;
         this.version = view.version();
         this.to = to;
         this.sequence = sequence;
@@ -121,7 +123,7 @@ public final class StoreIterator implements Iterator<KeyValue>, Closeable {
             closed = true;
             next = null;
             cursors.forEach(SSTableReader.Cursor::close);
-            version.unref();
+            TableSet.release(view); // the MemTables' chunks may be refilled once no scan reads them
         }
     }
 }

@@ -5,6 +5,8 @@ import io.lsmpolicies.lsm.io.IoCause;
 import io.lsmpolicies.lsm.manifest.ComponentSet;
 import io.lsmpolicies.lsm.manifest.StoreFiles;
 import io.lsmpolicies.lsm.manifest.TableRecord;
+import io.lsmpolicies.lsm.memtable.ChunkPool;
+import io.lsmpolicies.lsm.memtable.MemTable;
 import io.lsmpolicies.lsm.sstable.BlockCache;
 import io.lsmpolicies.lsm.sstable.SSTableReader;
 import java.io.IOException;
@@ -25,7 +27,10 @@ import java.util.function.LongConsumer;
  * published {@link ReadView}, and the write-ahead-log segments still needed. It owns the files' lifetimes: a
  * replaced table's file is deleted once no {@link Version} holds it (reference counts; the unlink itself runs on
  * the {@link FilePurger}'s thread), a log segment once every
- * write it holds is in a table (on that thread too). Mutations REQUIRE the mutex; {@link #acquire} is lock-free.
+ * write it holds is in a table (on that thread too). It owns the MemTables' lifetimes too: a MemTable holds one
+ * reference for the read views that show it, released when a view without it is installed, and one for each read
+ * that {@link #acquire acquired} a view showing it, so that its arena chunks go back to the pool only once no read
+ * can still reach them. Mutations REQUIRE the mutex; {@link #acquire} is lock-free.
  */
 final class TableSet {
     private final FileLayer files;
@@ -37,9 +42,14 @@ final class TableSet {
     private final Map<Long, TableHandle> tables = new HashMap<>();
     private final TreeSet<Long> walSegments = new TreeSet<>();
     private volatile ReadView readView;
+    private final long memtableBytes;
+    /** Chunks of flushed MemTables for new ones: two MemTables' worth, what a burst of flushes hands on. */
+    private final ChunkPool chunks;
 
     TableSet(FileLayer files, Path dir, BlockCache cache, StoreStatistics stats, StoreMutex mutex,
-             FilePurger purger) {
+             FilePurger purger, long memtableBytes) {
+        this.memtableBytes = memtableBytes;
+        this.chunks = new ChunkPool(memtableBytes, 2);
         this.purger = purger;
         this.files = files;
         this.dir = dir;
@@ -239,18 +249,75 @@ final class TableSet {
         if (old != null && old.version() != next.version()) {
             old.version().unref();
         }
+        if (old != null) {
+            releaseIfLeft(old.active().table(), next);
+            old.immutables().forEach(m -> releaseIfLeft(m.table(), next));
+        }
         mutex.signalAll();
     }
 
-    /** The current read view with a reference taken on its version, lock-free; release it with unref. */
+    /** Releases the views' reference on {@code m} if {@code next} no longer shows it (its flush is installed). */
+    private static void releaseIfLeft(MemTable m, ReadView next) {
+        if (next.active().table() == m) {
+            return;
+        }
+        for (LiveMemTable n : next.immutables()) {
+            if (n.table() == m) {
+                return;
+            }
+        }
+        m.release();
+    }
+
+    /** A new MemTable for the store's budget, its chunks from the store's pool. */
+    MemTable newMemTable() {
+        return new MemTable(memtableBytes, chunks);
+    }
+
+    /** {@return the pool of arena chunks} */
+    ChunkPool chunks() {
+        return chunks;
+    }
+
+    /**
+     * The current read view with a reference taken on its version and on each of its MemTables, lock-free; give
+     * them back with {@link #release(ReadView)}.
+     */
     ReadView acquire(RunState run) {
         while (true) {
             run.checkOpen();
             ReadView rv = readView;
             if (rv.version().tryRef()) {
-                return rv;
+                if (retainMemTables(rv)) {
+                    return rv;
+                }
+                rv.version().unref(); // a flush installed since: the next view holds its tables
             }
         }
+    }
+
+    private static boolean retainMemTables(ReadView rv) {
+        if (!rv.active().table().tryRetain()) {
+            return false;
+        }
+        List<LiveMemTable> immutables = rv.immutables();
+        for (int i = 0; i < immutables.size(); i++) {
+            if (!immutables.get(i).table().tryRetain()) {
+                for (int j = 0; j < i; j++) {
+                    immutables.get(j).table().release();
+                }
+                rv.active().table().release();
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Gives back what {@link #acquire} took on {@code rv}: its MemTables' references and its version's. */
+    static void release(ReadView rv) {
+        rv.active().table().release();
+        rv.immutables().forEach(m -> m.table().release());
+        rv.version().unref();
     }
 
     /** A log segment was created (before any edit names it). REQUIRES: the mutex. */

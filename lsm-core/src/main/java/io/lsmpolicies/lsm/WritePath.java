@@ -283,7 +283,7 @@ final class WritePath {
             List<LiveMemTable> immutables = new ArrayList<>(rv.immutables().size() + 1);
             immutables.add(rv.active());
             immutables.addAll(rv.immutables());
-            ctx.tables().install(new ReadView(new LiveMemTable(new MemTable(ctx.options().memtableBytes()), number, System.currentTimeMillis()),
+            ctx.tables().install(new ReadView(new LiveMemTable(ctx.tables().newMemTable(), number, System.currentTimeMillis()),
                     immutables, rv.version()));
         } finally {
             ctx.mutex().unlock();

@@ -93,6 +93,67 @@ class LsmStoreTest {
         }
     }
 
+    /** A value that names its key and round, so that a reader can tell a whole value from recycled bytes. */
+    private static byte[] selfDescribing(int key, int round) {
+        return b(("key" + key + "@" + round + ";").repeat(12));
+    }
+
+    /**
+     * Gets and scans race a writer whose small MemTables are flushed, and their chunks handed to the next ones,
+     * every few dozen puts: every value a reader sees is whole, one some put wrote for that key.
+     */
+    @Test
+    void readsRacingFlushesSeeOnlyWholeValues() throws Exception {
+        try (LsmStore store = LsmStore.open(dir, small().memtableBytes(16 * 1024).build())) {
+            int keys = 300;
+            java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean(true);
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(2);
+            List<java.util.concurrent.Future<Integer>> readers = new ArrayList<>();
+            for (int t = 0; t < 2; t++) {
+                int thread = t;
+                readers.add(pool.submit(() -> {
+                    java.util.SplittableRandom random = new java.util.SplittableRandom(thread);
+                    int reads = 0;
+                    do {
+                        int k = random.nextInt(keys);
+                        byte[] v = store.get(b(String.format("key%05d", k)));
+                        if (v != null) {
+                            String value = s(v);
+                            assertThat(value).startsWith("key" + k + "@");
+                            assertThat(value).isEqualTo(s(selfDescribing(k, Integer.parseInt(
+                                    value.substring(value.indexOf('@') + 1, value.indexOf(';'))))));
+                        }
+                        if (reads % 50 == 0) {
+                            try (StoreIterator it = store.scan(b(String.format("key%05d", k)), null)) {
+                                for (int n = 0; n < 20 && it.hasNext(); n++) {
+                                    KeyValue kv = it.next();
+                                    int key = Integer.parseInt(s(kv.key()).substring(3));
+                                    assertThat(s(kv.value())).startsWith("key" + key + "@");
+                                }
+                            }
+                        }
+                        reads++;
+                    } while (writing.get());
+                    return reads;
+                }));
+            }
+            try {
+                for (int round = 0; round < 8; round++) {
+                    for (int k = 0; k < keys; k++) {
+                        store.put(b(String.format("key%05d", k)), selfDescribing(k, round));
+                    }
+                }
+            } finally {
+                writing.set(false);
+            }
+            for (java.util.concurrent.Future<Integer> r : readers) {
+                assertThat(r.get()).isPositive();
+            }
+            pool.shutdown();
+            assertThat(store.metrics().flushes().count()).isGreaterThan(20);
+        }
+    }
+
     @Test
     void unflushedWritesSurviveAReopenThroughTheWal() throws IOException {
         try (LsmStore store = LsmStore.open(dir, small().memtableBytes(1 << 20).build())) {

@@ -2,6 +2,8 @@ package io.lsmpolicies.lsm.memtable;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Where a MemTable's records lie: large heap arrays (chunks) filled one record after another, so that a put copies
@@ -12,9 +14,10 @@ import java.lang.management.ManagementFactory;
  * reference to it is gone (eager reclaim of humongous regions). A record larger than a quarter of a chunk gets an
  * array of its own, so that no more than a quarter of a chunk is left unused at its end.
  *
- * <p>Nothing is ever reused or freed explicitly: a chunk lives as long as a {@link Slot} pointing into it is
- * reachable (the MemTable's index, or an iterator or cursor a reader still holds after the flush), which is what
- * makes a frozen MemTable safe to read for as long as anyone holds it. Thread-safe; allocation takes a lock.
+ * <p>Without a {@link ChunkPool} nothing is reused or freed explicitly: a chunk lives as long as a {@link Slot}
+ * pointing into it is reachable. With one, chunks come from the pool when it has some, and {@link #recycle()}
+ * gives them back: the MemTable calls it once its last reader let go ({@link MemTable#release()}). Records in
+ * arrays of their own are never pooled. Thread-safe; allocation takes a lock.
  */
 final class Arena {
     /** Bytes left out of a chunk of a region's size, so the array with its header fits one region. */
@@ -25,6 +28,8 @@ final class Arena {
     static final int REGION_BYTES = regionBytes();
 
     private final int chunkBytes;
+    private final ChunkPool pool; // null: chunks are left to the collector
+    private final List<byte[]> chunks = new ArrayList<>(); // every chunk in use, guarded by this
     private byte[] chunk; // the chunk being filled, guarded by this
     private int used; // bytes used in chunk, guarded by this
     private volatile long charged; // records, and the unused ends of chunks no longer filled; written under this
@@ -34,9 +39,16 @@ final class Arena {
      * An arena for a MemTable of about {@code budgetBytes}.
      *
      * @param budgetBytes the MemTable budget, which sizes the chunks
+     * @param pool        where chunks come from and go back to, or null
+     * @throws IllegalArgumentException if the pool's chunks are of another size
      */
-    Arena(long budgetBytes) {
+    Arena(long budgetBytes, ChunkPool pool) {
         this.chunkBytes = chunkBytes(budgetBytes);
+        this.pool = pool;
+        if (pool != null && pool.chunkBytes() != chunkBytes) {
+            throw new IllegalArgumentException("a pool of " + pool.chunkBytes() + "-byte chunks for a MemTable of "
+                    + budgetBytes + " bytes, whose chunks take " + chunkBytes);
+        }
     }
 
     /**
@@ -78,7 +90,9 @@ final class Arena {
             if (chunk != null) {
                 charged += chunkBytes - used;
             }
-            chunk = new byte[chunkBytes];
+            byte[] kept = pool == null ? null : pool.take();
+            chunk = kept != null ? kept : new byte[chunkBytes];
+            chunks.add(chunk);
             used = 0;
             allocated += chunkBytes;
         }
@@ -86,6 +100,19 @@ final class Arena {
         used += n;
         charged += n;
         return s;
+    }
+
+    /**
+     * Gives every chunk to the pool, if any. REQUIRES: no reader will read a record of this arena again, and no
+     * record is allocated after.
+     */
+    synchronized void recycle() {
+        if (pool != null) {
+            chunks.forEach(pool::give);
+        }
+        chunks.clear();
+        chunk = null;
+        used = 0;
     }
 
     /** {@return bytes the records take, with the unused ends of the chunks no longer filled} */

@@ -13,8 +13,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * accounted in bytes. Each entry's key and value are copied into the MemTable's {@link Arena} (large chunks that,
  * under G1, live outside the young generation); a concurrent skip list of small index nodes orders them. Many
  * threads may add and read at once; once {@link #freeze() frozen} it is immutable and is flushed to an SSTable
- * while a new MemTable takes writes. A reader may keep reading a MemTable (through an iterator or cursor) after
- * its flush: the chunks stay allocated for as long as anything refers to them.
+ * while a new MemTable takes writes.
+ *
+ * <p>Lifetime: a MemTable starts with one reference, its owner's (the store's read view). A reader that may read
+ * it after its owner let go takes a reference of its own first ({@link #tryRetain()}) and gives it back when done
+ * ({@link #release()}); when the last reference goes, a MemTable made with a {@link ChunkPool} gives its chunks to
+ * the pool for the next MemTables to fill, and must not be read again. Without a pool the chunks are left to the
+ * collector, which frees them once nothing refers to them.
  *
  * <p>{@link #bytes()} charges each entry its record ({@value Slot#HEADER}-byte header, key and value) and
  * {@link #INDEX_NODE_BYTES} for its index node, plus the unused end of every chunk no longer filled; the heap it
@@ -36,9 +41,10 @@ public final class MemTable {
     private final AtomicLong tombstones = new AtomicLong();
     private final AtomicLong minSequence = new AtomicLong(Long.MAX_VALUE);
     private final AtomicLong maxSequence = new AtomicLong(Long.MIN_VALUE);
+    private final AtomicInteger refs = new AtomicInteger(1);
     private volatile boolean frozen;
 
-    /** A MemTable whose chunks are sized for a small one ({@link #SMALL_BUDGET_BYTES}). */
+    /** A MemTable whose chunks are sized for a small one ({@link #SMALL_BUDGET_BYTES}), without a pool. */
     public MemTable() {
         this(SMALL_BUDGET_BYTES);
     }
@@ -50,7 +56,53 @@ public final class MemTable {
      * @param budgetBytes the budget the MemTable is filled up to
      */
     public MemTable(long budgetBytes) {
-        this.arena = new Arena(budgetBytes);
+        this(budgetBytes, null);
+    }
+
+    /**
+     * A MemTable sized for {@code budgetBytes} whose chunks come from, and after its last {@link #release()} go
+     * back to, {@code pool}.
+     *
+     * @param budgetBytes the budget the MemTable is filled up to
+     * @param pool        the store's pool (its chunks sized for the same budget), or null
+     * @throws IllegalArgumentException if the pool's chunks are of another size
+     */
+    public MemTable(long budgetBytes, ChunkPool pool) {
+        this.arena = new Arena(budgetBytes, pool);
+    }
+
+    /**
+     * Takes a reference for a reader, unless the last one is gone already.
+     *
+     * @return true if taken (give it back with {@link #release()}); false if the MemTable was released for good
+     */
+    public boolean tryRetain() {
+        for (int n = refs.get(); n > 0; n = refs.get()) {
+            if (refs.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Gives back a reference (the owner's, or one {@link #tryRetain()} took). The last one recycles the chunks.
+     *
+     * @throws IllegalStateException if no reference is left to give back
+     */
+    public void release() {
+        int n = refs.decrementAndGet();
+        if (n == 0) {
+            arena.recycle();
+        } else if (n < 0) {
+            throw new IllegalStateException("the MemTable was released more often than it was retained");
+        }
+    }
+
+    private void checkLive() {
+        if (refs.get() <= 0) {
+            throw new IllegalStateException("the MemTable was released; its chunks may hold other records now");
+        }
     }
 
     /**
@@ -80,6 +132,7 @@ public final class MemTable {
         if (frozen) {
             throw new IllegalStateException("the MemTable is frozen; writes go to its successor");
         }
+        checkLive();
         if (sequence < 0 || tombstone && value.length != 0) {
             throw new IllegalArgumentException(sequence < 0 ? "sequence must be >= 0, was " + sequence
                     : "a tombstone has no value");
@@ -127,6 +180,7 @@ public final class MemTable {
      * @return the entry, its key and value copied out, or null
      */
     public Entry get(byte[] key, long snapshot) {
+        checkLive();
         Slot s = entries.ceiling(Slot.probe(key, snapshot));
         return s != null && s.hasKey(key) ? s.entry() : null;
     }
@@ -140,28 +194,33 @@ public final class MemTable {
      * @return the entries
      */
     public Iterator<Entry> iterator(byte[] key, long sequence) {
+        checkLive();
         return copies(entries.tailSet(Slot.probe(key, sequence), true).iterator());
     }
 
     /** {@return all entries in order, each copied out; weakly consistent while writes continue, exact once frozen} */
     public Iterator<Entry> iterator() {
+        checkLive();
         return copies(entries.iterator());
     }
 
     /**
      * A cursor on the entries from the first at or after ({@code key}, {@code sequence}), reading each key and value
-     * where it lies in the arena (nothing is copied); weakly consistent. The arrays it hands out are never changed.
+     * where it lies in the arena (nothing is copied); weakly consistent. The bytes it hands out do not change while
+     * the caller holds a reference on the MemTable (see {@link #tryRetain()}).
      *
      * @param key      the first key
      * @param sequence the largest sequence number of {@code key} to start at
      * @return the cursor
      */
     public EntryCursor cursor(byte[] key, long sequence) {
+        checkLive();
         return new SlotCursor(entries.tailSet(Slot.probe(key, sequence), true).iterator());
     }
 
     /** {@return a cursor on all entries, in place as {@link #cursor(byte[], long)}; exact once frozen} */
     public EntryCursor cursor() {
+        checkLive();
         return new SlotCursor(entries.iterator());
     }
 
@@ -207,6 +266,7 @@ public final class MemTable {
      * @throws NoSuchElementException if empty
      */
     public Entry first() {
+        checkLive();
         return entries.first().entry();
     }
 
@@ -217,6 +277,7 @@ public final class MemTable {
      * @throws NoSuchElementException if empty
      */
     public Entry last() {
+        checkLive();
         return entries.last().entry();
     }
 

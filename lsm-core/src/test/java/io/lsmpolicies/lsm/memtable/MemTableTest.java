@@ -284,4 +284,48 @@ class MemTableTest {
         }
         assertThat(cursor.advance()).isFalse();
     }
+
+    /**
+     * With a pool, a MemTable's chunks go back to it only when its last reference goes: not while its owner or a
+     * reader holds one. The next MemTable then fills the same chunks, and the released one refuses to be read.
+     */
+    @Test
+    void chunksReturnToThePoolOnlyAfterTheLastReaderLetsGo() throws Exception {
+        ChunkPool pool = new ChunkPool(64 << 10, 2);
+        MemTable m = new MemTable(64 << 10, pool);
+        for (int i = 0; i < 200; i++) {
+            m.add(Entry.put(key(i), i + 1, valueOf(i, i + 1))); // about 150 KB: three 64 KiB chunks
+        }
+        m.freeze();
+        assertThat(m.tryRetain()).as("a reader's reference").isTrue();
+        EntryCursor reader = m.cursor();
+        m.release(); // the owner's: the reader still holds one
+        assertThat(pool.size()).isZero();
+        MemTable next = new MemTable(64 << 10, pool);
+        for (int i = 0; i < 200; i++) {
+            next.add(Entry.put(key(i), 1000 + i, valueOf(i, 1000 + i)));
+        }
+        for (int i = 0; i < 200; i++) {
+            assertThat(reader.advance()).isTrue();
+            checkWhole(reader.entry());
+        }
+        assertThat(reader.advance()).isFalse();
+        long chunks = (m.allocatedBytes() - (long) MemTable.INDEX_NODE_BYTES * m.size()) / pool.chunkBytes();
+        assertThat(chunks).isEqualTo(3).isLessThanOrEqualTo(pool.capacity());
+        m.release(); // the reader's, the last
+        assertThat(pool.size()).isEqualTo(3);
+        assertThat(m.tryRetain()).isFalse();
+        assertThatThrownBy(() -> m.get(key(1), Long.MAX_VALUE)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("released");
+        assertThatThrownBy(m::release).isInstanceOf(IllegalStateException.class);
+        MemTable third = new MemTable(64 << 10, pool);
+        for (int i = 0; i < 200; i++) {
+            third.add(Entry.put(key(i), 2000 + i, valueOf(i, 2000 + i)));
+        }
+        assertThat(pool.size()).as("the third MemTable took the released chunks").isZero();
+        for (int i = 0; i < 200; i++) {
+            checkWhole(third.get(key(i), Long.MAX_VALUE));
+            checkWhole(next.get(key(i), Long.MAX_VALUE));
+        }
+    }
 }
