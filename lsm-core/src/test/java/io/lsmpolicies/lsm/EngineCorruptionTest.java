@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lsmpolicies.lsm.CorruptionException.Code;
+import io.lsmpolicies.lsm.sstable.PackedLayout;
 import io.lsmpolicies.lsm.sstable.SSTableOptions;
 import io.lsmpolicies.lsm.testing.SkipStoreChecks;
 import io.lsmpolicies.lsm.testing.StoreCheck;
@@ -34,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class EngineCorruptionTest {
     private static final int PAGE = 512;
     private static final int KEYS = 300;
-    /** The SSTable trailer: 64 bytes at the end of the file (see SSTableFormat). */
+    /** The SSTable trailer: 64 bytes at the end of the file (see SSTableFormat; pages as {@link PackedLayout} finds). */
     private static final int TRAILER = 64;
     /** Where the first record of a log (WAL or manifest) starts: after its 20-byte header (see LogFormat). */
     private static final int LOG_HEADER = 20;
@@ -88,19 +89,20 @@ class EngineCorruptionTest {
         Path pristine = dir.resolve("pristine");
         Path table = storeWithOneTable(pristine);
         long size = Files.size(table);
-        int pages = (int) ((size - TRAILER) / PAGE);
+        long[] starts = PackedLayout.pageStarts(Files.readAllBytes(table));
+        int pages = starts.length - 1;
         assertThat(pages).as("pages of the table").isGreaterThan(20);
-        for (int p = 0; p <= pages; p++) {
+        for (int p = 0; p <= pages + 1; p++) { // every page, then the page offsets block, then the trailer
             Path store = copyStore(pristine, dir.resolve("page-" + p));
             Path damaged = store.resolve(table.getFileName());
-            boolean trailer = p == pages;
-            flip(damaged, trailer ? size - 20 : (long) p * PAGE + 100);
+            long at = p < pages ? (starts[p] + starts[p + 1]) / 2 : p == pages ? starts[pages] + 4 * 3 : size - 20;
+            long expected = p < pages ? starts[p] : p == pages ? starts[pages] : size - TRAILER;
+            flip(damaged, at);
             List<CorruptionException> reported = readEverything(store, "page " + p);
             assertThat(reported).as("damage in page %d of %d went unnoticed", p, pages).isNotEmpty();
             for (CorruptionException c : reported) {
                 assertNamesFile(c, damaged, null);
-                assertThat(c.offset()).as("offset reported for damage in page %d", p)
-                        .isEqualTo(trailer ? size - TRAILER : (long) p * PAGE);
+                assertThat(c.offset()).as("offset reported for damage in page %d", p).isEqualTo(expected);
             }
         }
     }
@@ -151,8 +153,9 @@ class EngineCorruptionTest {
         Path table = storeWithOneTable(pristine);
         long size = Files.size(table);
         ByteBuffer trailer = ByteBuffer.wrap(Files.readAllBytes(table), (int) (size - TRAILER), TRAILER).slice();
-        long bloomStart = trailer.getLong(36);
-        long metaStart = trailer.getLong(48);
+        long bloomStart = trailer.getInt(28);
+        long metaStart = trailer.getInt(36);
+        long[] starts = PackedLayout.pageStarts(Files.readAllBytes(table));
 
         Path magic = copyStore(pristine, dir.resolve("magic"));
         flip(magic.resolve(table.getFileName()), size - TRAILER);
@@ -160,18 +163,25 @@ class EngineCorruptionTest {
                 .satisfies(e -> assertNamesFile(e, magic.resolve(table.getFileName()), Code.BAD_MAGIC));
 
         Path crc = copyStore(pristine, dir.resolve("trailer"));
-        flip(crc.resolve(table.getFileName()), size - TRAILER + 30); // inside leafPages
+        flip(crc.resolve(table.getFileName()), size - TRAILER + 26); // inside leafPages
         assertThatThrownBy(() -> LsmStore.open(crc, options().build()))
                 .satisfies(e -> assertNamesFile(e, crc.resolve(table.getFileName()), Code.CHECKSUM_MISMATCH));
 
         for (long page : new long[] {bloomStart, metaStart}) {
             Path store = copyStore(pristine, dir.resolve("blob-" + page));
-            flip(store.resolve(table.getFileName()), page * PAGE + 7);
+            flip(store.resolve(table.getFileName()), starts[(int) page] + 7);
             assertThatThrownBy(() -> LsmStore.open(store, options().build())).satisfies(e -> {
                 assertNamesFile(e, store.resolve(table.getFileName()), Code.CHECKSUM_MISMATCH);
-                assertThat(((CorruptionException) e).offset()).isEqualTo(page * PAGE);
+                assertThat(((CorruptionException) e).offset()).isEqualTo(starts[(int) page]);
             });
         }
+
+        Path offsets = copyStore(pristine, dir.resolve("offsets"));
+        flip(offsets.resolve(table.getFileName()), starts[starts.length - 1] + 1); // page 0's length
+        assertThatThrownBy(() -> LsmStore.open(offsets, options().build())).satisfies(e -> {
+            assertNamesFile(e, offsets.resolve(table.getFileName()), Code.CHECKSUM_MISMATCH);
+            assertThat(e).hasMessageContaining("page offsets block checksum mismatch");
+        });
     }
 
     @Test

@@ -84,8 +84,9 @@ public final class BlockCache {
     }
 
     /**
-     * A free slot of the cache's memory for a page of {@code pageSize} bytes, to read a missing page into, or
-     * {@code null} if the page is not to be cached (caching disabled, or no room).
+     * A free slot of the cache's memory of {@code pageSize} bytes (a table's page size: its pages are at most that
+     * long), to read a missing page into, or {@code null} if the page is not to be cached (caching disabled, or no
+     * room).
      */
     PageArena.Slot allocate(int pageSize) {
         if (arena == null) {
@@ -106,12 +107,12 @@ public final class BlockCache {
         return slot;
     }
 
-    /** Evicts up to {@link #EVICT_FOR_ROOM} of the coldest cached pages of {@code pageSize} bytes. */
+    /** Evicts up to {@link #EVICT_FOR_ROOM} of the coldest cached pages in slots of {@code pageSize} bytes. */
     private void evictColdest(int pageSize) {
         pages.policy().eviction().ifPresent(eviction -> {
             int evicted = 0;
             for (Map.Entry<PageKey, Page> e : eviction.coldest(EVICT_SCAN).entrySet()) {
-                if (e.getValue().pageSize() == pageSize) {
+                if (e.getValue().memoryBytes() == pageSize) {
                     pages.asMap().remove(e.getKey(), e.getValue());
                     if (++evicted == EVICT_FOR_ROOM) {
                         break;

@@ -46,7 +46,8 @@ final class Page {
     private final ByteBuffer bytes;
     /** Where the page's entries end (its checksum's first byte) in {@link #bytes}. */
     private final int limit;
-    private final int pageSize;
+    /** Bytes of memory the page takes: its slot's size if it is in one, else its length. */
+    private final int memoryBytes;
     private final byte type;
     private final int[] index;
     /** Length of the prefix every key of the page shares (stored at the first key). */
@@ -60,11 +61,11 @@ final class Page {
     @SuppressWarnings("unused") // through REFS
     private volatile int refs;
 
-    private Page(ByteBuffer bytes, int at, int pageSize, byte type, int[] index, PageArena arena,
+    private Page(ByteBuffer bytes, int at, int length, byte type, int[] index, PageArena arena,
                  PageArena.Slot slot) {
         this.bytes = bytes;
-        this.limit = at + pageSize - SSTableFormat.PAGE_CRC_BYTES;
-        this.pageSize = pageSize;
+        this.limit = at + length - SSTableFormat.PAGE_CRC_BYTES;
+        this.memoryBytes = slot == null ? length : slot.buffer().capacity();
         this.type = type;
         this.index = index;
         this.arena = arena;
@@ -122,60 +123,51 @@ final class Page {
     }
 
     /**
-     * Parses {@code bytes}, page {@code pageNo} of {@code path} whose checksum the caller verified.
+     * Parses {@code bytes}, all of page {@code pageNo} of {@code path} (at {@code offset} in it), whose checksum the
+     * caller verified.
      *
      * @throws CorruptionException if its type is not {@code type} (leaf or internal) or an entry runs past the
      *                             page
      */
-    static Page parse(Path path, long pageNo, byte type, byte[] bytes) throws CorruptionException {
-        return parse(path, pageNo, type, ByteBuffer.wrap(bytes), 0, bytes.length);
+    static Page parse(Path path, long pageNo, long offset, byte type, byte[] bytes) throws CorruptionException {
+        return parse(path, pageNo, offset, type, ByteBuffer.wrap(bytes), 0, bytes.length, null, null);
     }
 
     /**
-     * As {@link #parse(Path, long, byte, byte[])}, for the page in {@code bytes[at, at + pageSize)} (a page of a
-     * larger read, used in place; the page keeps {@code bytes}, which must not change while it is used).
+     * As {@link #parse(Path, long, long, byte, byte[])}, for the page of {@code length} bytes read into the start of
+     * {@code slot} of {@code arena} (a slot of the page size: a shorter page leaves the rest of it unused, and
+     * whatever that rest holds is never read): the page holds one reference, and frees the slot when its last
+     * reference is released. The caller frees the slot itself if parsing fails.
      */
-    static Page parse(Path path, long pageNo, byte type, ByteBuffer bytes, int at, int pageSize)
-            throws CorruptionException {
-        return parse(path, pageNo, type, bytes, at, pageSize, null, null);
+    static Page parse(Path path, long pageNo, long offset, byte type, PageArena arena, PageArena.Slot slot,
+                      int length) throws CorruptionException {
+        return parse(path, pageNo, offset, type, slot.buffer(), 0, length, arena, slot);
     }
 
     /**
-     * As {@link #parse(Path, long, byte, byte[])}, for the page read into {@code slot} of {@code arena}: the
-     * page holds one reference, and frees the slot when its last reference is released. The caller frees the
-     * slot itself if parsing fails.
-     */
-    static Page parse(Path path, long pageNo, byte type, PageArena arena, PageArena.Slot slot)
-            throws CorruptionException {
-        ByteBuffer b = slot.buffer();
-        return parse(path, pageNo, type, b, 0, b.capacity(), arena, slot);
-    }
-
-    /**
-     * The entry count of page {@code pageNo} held in {@code bytes[at, at + pageSize)}, after checking that its type
-     * is {@code type} and that the count is possible.
+     * The entry count of page {@code pageNo} (at {@code offset} in {@code path}) held in
+     * {@code bytes[at, at + length)}, after checking that its type is {@code type} and that the count is possible.
      *
      * @throws CorruptionException naming the page if not
      */
-    static int checkedCount(Path path, long pageNo, byte type, ByteBuffer bytes, int at, int pageSize)
+    static int checkedCount(Path path, long pageNo, long offset, byte type, ByteBuffer bytes, int at, int length)
             throws CorruptionException {
         if (bytes.get(at) != type) {
-            throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "page " + pageNo + " has type "
+            throw new CorruptionException(path, offset, Code.BAD_LENGTH, "page " + pageNo + " has type "
                     + bytes.get(at) + ", expected " + type);
         }
         int count = bytes.getInt(at + 1);
-        if (count < 0 || count > pageSize / 3) {
-            throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "page " + pageNo + " claims "
+        if (count < 0 || count > length / 3) {
+            throw new CorruptionException(path, offset, Code.BAD_LENGTH, "page " + pageNo + " claims "
                     + count + " entries");
         }
         return count;
     }
 
-    private static Page parse(Path path, long pageNo, byte type, ByteBuffer bytes, int at, int pageSize,
+    private static Page parse(Path path, long pageNo, long offset, byte type, ByteBuffer bytes, int at, int length,
                               PageArena arena, PageArena.Slot slot) throws CorruptionException {
-        long offset = pageNo * pageSize;
-        int count = checkedCount(path, pageNo, type, bytes, at, pageSize);
-        int end = at + pageSize - SSTableFormat.PAGE_CRC_BYTES;
+        int count = checkedCount(path, pageNo, offset, type, bytes, at, length);
+        int end = at + length - SSTableFormat.PAGE_CRC_BYTES;
         int[] index = new int[count * SLOTS];
         int[] pos = {at + SSTableFormat.PAGE_HEADER_BYTES};
         String what = type == SSTableFormat.LEAF ? "leaf entry: " : "internal entry: ";
@@ -205,7 +197,7 @@ final class Page {
         } catch (IllegalArgumentException e) {
             throw new CorruptionException(path, offset, Code.BAD_LENGTH, what + e.getMessage());
         }
-        return new Page(bytes, at, pageSize, type, index, arena, slot);
+        return new Page(bytes, at, length, type, index, arena, slot);
     }
 
     /**
@@ -244,9 +236,9 @@ final class Page {
         return slot;
     }
 
-    /** The page's size in bytes. */
-    int pageSize() {
-        return pageSize;
+    /** Bytes of memory the page takes: the size of its arena slot (the page size), or its length if in none. */
+    int memoryBytes() {
+        return memoryBytes;
     }
 
     int count() {
@@ -255,7 +247,7 @@ final class Page {
 
     /** Bytes this page costs in memory, for the block cache's bound and the pinned-index account. */
     long weight() {
-        return pageSize + 4L * index.length + 8L * next8.length + OVERHEAD_BYTES;
+        return memoryBytes + 4L * index.length + 8L * next8.length + OVERHEAD_BYTES;
     }
 
     /** Compares entry {@code i}'s internal key with ({@code key}, {@code sequence}), as {@link Entry#compare}. */

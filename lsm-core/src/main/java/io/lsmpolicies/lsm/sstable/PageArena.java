@@ -37,7 +37,10 @@ final class PageArena {
             this.buffer = buffer;
         }
 
-        /** The slot's memory, exactly one page long; position and limit are the owner's to set. */
+        /**
+         * The slot's memory, as long as the page size it serves; a page shorter than that (every page of a table of
+         * packed pages but the fullest) uses its start. Position and limit are the owner's to set.
+         */
         ByteBuffer buffer() {
             return buffer;
         }

@@ -4,29 +4,48 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
- * The SSTable file format, version 1: a bulk-loaded B+-tree of fixed-size pages. Big-endian.
+ * The SSTable file format: a bulk-loaded B+-tree of pages. Big-endian. Writers write version 2; readers read
+ * versions 1 and 2.
  *
  * <pre>
- * file    := leaf-page* internal-page* blob-page* trailer
- * page    := type u8 | count u32 | body | crc u32        -- exactly pageSize bytes; crc = CRC32C of the
- *                                                          page number (u64) followed by bytes [0, pageSize-4)
+ * file    := leaf-page* internal-page* blob-page* offsets trailer     -- pages numbered 0, 1, ... in file order
+ * page    := type u8 | count u32 | body | crc u32        -- at most pageSize bytes; crc = CRC32C of the page number
+ *                                                          (u64) followed by every byte of the page before the crc
  * leaf    := type 1, count entries:  flags u8 (bit 0: tombstone) | keyLen varint | valueLen varint
  *                                    | sequence varlong | key | value
  * internal:= type 2, count children: keyLen varint | sequence varlong | child page varlong | key
  *            (the child's first internal key; children in order)
  * blob    := type 3, count = bytes used | bytes           -- Bloom filter, then metadata, each spanning
  *                                                          consecutive pages
- * trailer := magic u64 ("LSMSST\n\x1a") | version u32 | pageSize u32 | root u64 | height u32
- *            | leafPages u64 | bloomStart u64 | bloomBytes u32 | metaStart u64 | metaBytes u32 | crc u32
- *                                                       -- 64 bytes at the very end; crc = CRC32C of the 60 before
+ *
+ * version 2 ("packed pages"): a page is exactly as long as its header, body and crc; pages follow one another
+ * with no gap from offset 0, so page n starts where page n-1 ends.
+ * offsets := length u32 * pages                           -- each page's length in bytes, in page order, in
+ *                                                          [PAGE_HEADER_BYTES + PAGE_CRC_BYTES, pageSize]
+ * trailer := magic u64 ("LSMSST\n\x1a") | version u32 (2) | pageSize u32 | height u32 | root u32 | leafPages u32
+ *            | bloomStart u32 | bloomBytes u32 | metaStart u32 | metaBytes u32 | pages u32 | offsetsAt u64
+ *            | offsetsCrc u32 | crc u32                   -- 64 bytes at the very end; offsetsAt = the sum of the
+ *                                                          lengths (where the pages end and the offsets begin),
+ *                                                          offsetsCrc = CRC32C of the offsets block, crc = CRC32C of
+ *                                                          the 60 bytes before it
+ *
+ * version 1 ("fixed pages"): every page is exactly pageSize bytes (zero padding between its body and its crc),
+ * page n at offset n * pageSize; there is no offsets block.
+ * trailer := magic u64 | version u32 (1) | pageSize u32 | root u64 | height u32 | leafPages u64 | bloomStart u64
+ *            | bloomBytes u32 | metaStart u64 | metaBytes u32 | crc u32   -- 64 bytes at the very end
  * </pre>
  *
  * Leaves are pages 0 .. leafPages-1 in key order, so a scan walks them sequentially. Mixing the page number
- * into each page's checksum detects a page written or read at the wrong offset, not only flipped bits.
+ * into each page's checksum detects a page written or read at the wrong offset, not only flipped bits. The
+ * trailer's layout after its version field depends on the version ({@link SSTableTrailer}); where each page lies
+ * is {@link PageOffsets}'.
  */
 final class SSTableFormat {
     static final long MAGIC = 0x4C534D5353540A1AL; // "LSMSST\n\x1a"
-    static final int VERSION = 1;
+    /** The version writers write: packed pages and an offsets block. */
+    static final int VERSION = 2;
+    /** The version of fixed-size pages, still read. */
+    static final int VERSION_FIXED_PAGES = 1;
     static final int TRAILER_BYTES = 64;
     static final int PAGE_HEADER_BYTES = 5;
     static final int PAGE_CRC_BYTES = 4;
@@ -41,22 +60,28 @@ final class SSTableFormat {
     private SSTableFormat() {
     }
 
-    /** CRC of page {@code pageNo} held in {@code page} (position 0, pageSize bytes). */
+    /** Bytes of a page beyond its body: its header and its checksum (the shortest possible page). */
+    static final int PAGE_FRAME_BYTES = PAGE_HEADER_BYTES + PAGE_CRC_BYTES;
+
+    /** CRC of page {@code pageNo} held in all of {@code page}. */
     static int pageCrc(long pageNo, byte[] page) {
         return pageCrc(pageNo, page, 0, page.length);
     }
 
-    /** CRC of page {@code pageNo} held in {@code bytes[at, at + pageSize)}. */
-    static int pageCrc(long pageNo, byte[] bytes, int at, int pageSize) {
+    /** CRC of page {@code pageNo}, {@code length} bytes held in {@code bytes[at, at + length)}. */
+    static int pageCrc(long pageNo, byte[] bytes, int at, int length) {
         CRC32C c = pageCrcStart(pageNo);
-        c.update(bytes, at, pageSize - PAGE_CRC_BYTES);
+        c.update(bytes, at, length - PAGE_CRC_BYTES);
         return (int) c.getValue();
     }
 
-    /** CRC of page {@code pageNo} held in {@code page} from its position 0 (moves its position and limit). */
-    static int pageCrc(long pageNo, ByteBuffer page) {
+    /**
+     * CRC of page {@code pageNo}, {@code length} bytes held in {@code page} from its position 0 (moves its position
+     * and limit).
+     */
+    static int pageCrc(long pageNo, ByteBuffer page, int length) {
         CRC32C c = pageCrcStart(pageNo);
-        c.update(page.position(0).limit(page.capacity() - PAGE_CRC_BYTES));
+        c.update(page.position(0).limit(length - PAGE_CRC_BYTES));
         return (int) c.getValue();
     }
 

@@ -29,8 +29,13 @@ public record SSTableMetadata(long entries, long tombstones, byte[] minKey, byte
 
     static final byte VERSION = 2;
 
+    /** Bytes of the encoding of metadata whose keys are {@code minKeyLen} and {@code maxKeyLen} bytes long. */
+    static int encodedBytes(int minKeyLen, int maxKeyLen) {
+        return 1 + 9 * 8 + 8 + minKeyLen + maxKeyLen;
+    }
+
     byte[] encode() {
-        ByteBuffer b = ByteBuffer.allocate(1 + 9 * 8 + 8 + minKey.length + maxKey.length);
+        ByteBuffer b = ByteBuffer.allocate(encodedBytes(minKey.length, maxKey.length));
         b.put(VERSION).putLong(entries).putLong(tombstones).putInt(minKey.length).put(minKey).putInt(maxKey.length)
                 .put(maxKey).putLong(minSequence).putLong(maxSequence).putLong(minFlushIndex).putLong(maxFlushIndex)
                 .putLong(createdMillis).putLong(oldestTombstoneMillis).putLong(dataBytes);

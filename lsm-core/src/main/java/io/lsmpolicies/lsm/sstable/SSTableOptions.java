@@ -11,13 +11,13 @@ import java.util.Objects;
  * {@code io.lsmpolicies.lsm.sstable}; the rest of that package is internal.
  *
  * <p>A page holds whole entries, so entries that are large against the page leave its end unused: 1 KB
- * entries fill a 4 KiB page to 76 %. With {@link #fitPageSize()}, each table's page size is fitted to the mean
- * size of the entries it is written from ({@link #fittedTo}): the smallest power of two from {@link #pageSize()}
- * up to {@link #MAX_FITTED_PAGE_SIZE} that whole entries of that size fill to at least {@link #TARGET_FILL},
- * as long as a flush's data spans at least {@link #MIN_FITTED_PAGES} such pages (a table's Bloom filter,
- * metadata and index levels take whole pages too, which a small table would pay for in padding). The bound
- * is the flush's, not the table's, so that the flushes and merges of one store use one page size, and a
- * merge's output takes about the bytes of its inputs.
+ * entries fill a 4 KiB page to 76 %. On disk that end is not written (a page takes only the bytes it holds), but a
+ * page cached in the block cache takes memory of the full page size. With {@link #fitPageSize()}, each table's page
+ * size is fitted to the mean size of the entries it is written from ({@link #fittedTo}): the smallest power of two
+ * from {@link #pageSize()} up to {@link #MAX_FITTED_PAGE_SIZE} that whole entries of that size fill to at least
+ * {@link #TARGET_FILL}, as long as a flush's data spans at least {@link #MIN_FITTED_PAGES} such pages (so a small
+ * flush is not cut into a handful of large pages). The bound is the flush's, not the table's, so that the flushes
+ * and merges of one store use one page size.
  * The page size is recorded in each table, so tables of different page sizes are read alike.
  *
  * <p>Pages of exactly 1 KiB, 12 Bloom filter bits per key:

@@ -18,23 +18,28 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Reads an SSTable written by {@link SSTableWriter}. Opening reads only the trailer, the metadata and the
- * Bloom filter; a point lookup reads one page per tree level (plus the next leaf when the versions of a key
- * straddle two leaves); a scan walks the leaves in order. Every page is checked against its checksum when
- * read: damage is a {@link CorruptionException} naming the file and the page's offset, never a wrong answer.
+ * Reads an SSTable written by {@link SSTableWriter}, of either format version ({@link SSTableFormat}: packed pages,
+ * or the fixed-size pages of version 1). Opening reads only the trailer, the page offsets (version 2), the metadata
+ * and the Bloom filter; a point lookup reads one page per tree level (plus the next leaf when the versions of a key
+ * straddle two leaves); a scan walks the leaves in order. Every page is checked against its checksum when read:
+ * damage is a {@link CorruptionException} naming the file and the page's offset, never a wrong answer.
  *
  * <p>Internal (index) pages are pinned: each is read and parsed once, then held by the reader for its
- * lifetime, as the Bloom filter is ({@link #pinnedBytes}). Leaf pages go through the shared {@link BlockCache}.
+ * lifetime, as the Bloom filter and the page offsets are ({@link #pinnedBytes} counts the internal pages). Leaf
+ * pages go through the shared {@link BlockCache}.
  * A lookup binary-searches each page's parsed entry index ({@link Page}) and copies out only the entry it
  * returns. Thread-safe: reads use positional I/O.
  */
 public final class SSTableReader implements Closeable {
     private final Path path;
     private final FileChannel channel;
+    private final int version;
     private final int pageSize;
     private final long root;
     private final int height;
     private final long leafPages;
+    /** Where each page lies (read from the offsets block at open, in version 2). */
+    private final PageOffsets offsets;
     /** Internal pages, leafPages .. leafPages + length - 1, parsed on first use and then kept. */
     private final AtomicReferenceArray<Page> internal;
     private final AtomicLong pinnedBytes = new AtomicLong();
@@ -55,44 +60,23 @@ public final class SSTableReader implements Closeable {
                     + SSTableFormat.TRAILER_BYTES + "-byte trailer");
         }
         long at = size - SSTableFormat.TRAILER_BYTES;
-        ByteBuffer t = read(at, SSTableFormat.TRAILER_BYTES);
-        if (t.getLong() != SSTableFormat.MAGIC) {
-            throw new CorruptionException(path, at, Code.BAD_MAGIC, "not an SSTable (trailer magic missing)");
-        }
-        if (t.getInt(SSTableFormat.TRAILER_BYTES - 4) != SSTableFormat.crc(t.array(), 0, SSTableFormat.TRAILER_BYTES - 4)) {
-            throw new CorruptionException(path, at, Code.CHECKSUM_MISMATCH, "SSTable trailer checksum mismatch");
-        }
-        int version = t.getInt();
-        if (version != SSTableFormat.VERSION) {
-            throw new CorruptionException(path, at + 8, Code.UNSUPPORTED_VERSION, "SSTable format version " + version
-                    + "; this build reads version " + SSTableFormat.VERSION);
-        }
-        pageSize = t.getInt();
-        root = t.getLong();
-        height = t.getInt();
-        leafPages = t.getLong();
-        long bloomStart = t.getLong();
-        int bloomBytes = t.getInt();
-        long metaStart = t.getLong();
-        int metaBytes = t.getInt();
-        long pages = at / Math.max(1, pageSize);
-        if (pageSize < SSTableFormat.MIN_PAGE_SIZE || Integer.bitCount(pageSize) != 1 || at % pageSize != 0
-                || height < 1 || leafPages < 1 || root < 0 || root >= pages || leafPages > pages
-                || bloomStart < leafPages || metaStart < bloomStart || metaStart >= pages || bloomBytes < 0
-                || metaBytes < 0 || bloomStart - leafPages > Integer.MAX_VALUE) {
-            throw new CorruptionException(path, at, Code.BAD_LENGTH, "SSTable trailer describes an impossible layout"
-                    + " (page size " + pageSize + ", " + pages + " pages, root " + root + ", height " + height + ")");
-        }
-        internal = new AtomicReferenceArray<>((int) (bloomStart - leafPages));
+        SSTableTrailer t = SSTableTrailer.decode(path, read(at, SSTableFormat.TRAILER_BYTES), at);
+        version = t.version();
+        pageSize = t.pageSize();
+        root = t.root();
+        height = t.height();
+        leafPages = t.leafPages();
+        offsets = PageOffsets.of(path, t, read(t.offsetsAt(), (int) t.offsetsBytes()).array());
+        internal = new AtomicReferenceArray<>((int) (t.bloomStart() - leafPages));
         try {
-            bloom = BloomFilter.decode(readBlob(bloomStart, bloomBytes));
+            bloom = BloomFilter.decode(readBlob(t.bloomStart(), t.bloomBytes()));
         } catch (IllegalArgumentException e) {
-            throw new CorruptionException(path, bloomStart * pageSize, Code.BAD_LENGTH, e.getMessage());
+            throw new CorruptionException(path, offsets.offset(t.bloomStart()), Code.BAD_LENGTH, e.getMessage());
         }
         try {
-            metadata = SSTableMetadata.decode(readBlob(metaStart, metaBytes));
+            metadata = SSTableMetadata.decode(readBlob(t.metaStart(), t.metaBytes()));
         } catch (IllegalArgumentException e) {
-            throw new CorruptionException(path, metaStart * pageSize, Code.BAD_LENGTH, e.getMessage());
+            throw new CorruptionException(path, offsets.offset(t.metaStart()), Code.BAD_LENGTH, e.getMessage());
         }
     }
 
@@ -258,12 +242,12 @@ public final class SSTableReader implements Closeable {
         for (int level = height; level > 1; level--) {
             Page page = internalPage(pageNo);
             if (page.count() == 0) {
-                throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH,
+                throw new CorruptionException(path, offsets.offset(pageNo), Code.BAD_LENGTH,
                         "internal page " + pageNo + " has no children");
             }
             long child = page.child(page.floor(key, sequence));
             if (child < 0 || child >= pageNo) { // bulk loading writes every child before its parent
-                throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH,
+                throw new CorruptionException(path, offsets.offset(pageNo), Code.BAD_LENGTH,
                         "internal page " + pageNo + " has no valid child (" + child + ")");
             }
             pageNo = child;
@@ -287,7 +271,8 @@ public final class SSTableReader implements Closeable {
      * cache and are still checked one by one), and each entry is decoded where it lies, its key and value not
      * copied. Damage is a {@link CorruptionException} from {@link EntryCursor#advance()}.
      *
-     * @param readAheadBytes bytes read per call (rounded down to whole pages, at least one)
+     * @param readAheadBytes bytes read per call at most (as many whole pages as that many bytes of the page size
+     *                       would hold, at least one)
      * @return the cursor, before its first entry
      */
     public EntryCursor scanInPlace(int readAheadBytes) {
@@ -346,7 +331,7 @@ public final class SSTableReader implements Closeable {
                 remaining--;
                 return true;
             } catch (IllegalArgumentException e) {
-                throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "leaf entry: "
+                throw new CorruptionException(path, offsets.offset(pageNo), Code.BAD_LENGTH, "leaf entry: "
                         + e.getMessage());
             }
         }
@@ -360,15 +345,17 @@ public final class SSTableReader implements Closeable {
                     chunk = new byte[readAheadPages * pageSize];
                     chunkBuffer = ByteBuffer.wrap(chunk);
                 }
-                readFully(ByteBuffer.wrap(chunk, 0, chunkPages * pageSize), n * pageSize);
+                long from = offsets.offset(n);
+                readFully(ByteBuffer.wrap(chunk, 0, (int) (offsets.offset(n + chunkPages) - from)), from);
                 pagesRead.addAndGet(chunkPages);
             }
-            int at = (int) (n - chunkStart) * pageSize;
-            verifyChecksum(n, chunk, at);
+            int at = (int) (offsets.offset(n) - offsets.offset(chunkStart));
+            int length = offsets.length(n);
+            verifyChecksum(n, chunk, at, length);
             pageNo = n;
-            remaining = Page.checkedCount(path, n, SSTableFormat.LEAF, chunkBuffer, at, pageSize);
+            remaining = Page.checkedCount(path, n, offsets.offset(n), SSTableFormat.LEAF, chunkBuffer, at, length);
             pos[0] = at + SSTableFormat.PAGE_HEADER_BYTES;
-            end = at + pageSize - SSTableFormat.PAGE_CRC_BYTES;
+            end = at + length - SSTableFormat.PAGE_CRC_BYTES;
         }
 
         @Override
@@ -506,9 +493,10 @@ public final class SSTableReader implements Closeable {
         do {
             ByteBuffer p = readPage(pageNo, SSTableFormat.BLOB);
             int n = p.getInt(1);
-            if (n < 0 || n > SSTableFormat.maxEntryBytes(pageSize) || n > length - at) {
-                throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "block page holds " + n
-                        + " bytes");
+            if (n < 0 || n > p.limit() - SSTableFormat.PAGE_FRAME_BYTES || n > length - at) {
+                throw new CorruptionException(path, offsets.offset(pageNo), Code.BAD_LENGTH, "block page " + pageNo
+                        + " of " + p.limit() + " bytes claims to hold " + n + " bytes of a " + length + "-byte block"
+                        + (at == 0 ? "" : " of which " + at + " came before"));
             }
             p.get(out, at, n);
             at += n;
@@ -526,16 +514,18 @@ public final class SSTableReader implements Closeable {
         if (page != null) {
             return page;
         }
+        checkExists(pageNo);
         PageArena.Slot slot = cache.allocate(pageSize);
         if (slot == null) { // no caching, or no room: memory of its own, not cached
-            return Page.parse(path, pageNo, SSTableFormat.LEAF, readVerified(pageNo));
+            return Page.parse(path, pageNo, offsets.offset(pageNo), SSTableFormat.LEAF, readVerified(pageNo));
         }
         try {
-            ByteBuffer b = slot.buffer().clear();
-            readFully(b, pageNo * pageSize);
+            int length = offsets.length(pageNo);
+            ByteBuffer b = slot.buffer().clear().limit(length);
+            readFully(b, offsets.offset(pageNo));
             pagesRead.incrementAndGet();
-            verifyChecksum(pageNo, b.clear());
-            page = Page.parse(path, pageNo, SSTableFormat.LEAF, cache.arena(), slot);
+            verifyChecksum(pageNo, b, length);
+            page = Page.parse(path, pageNo, offsets.offset(pageNo), SSTableFormat.LEAF, cache.arena(), slot, length);
         } catch (IOException | RuntimeException e) {
             cache.free(slot);
             throw e;
@@ -548,13 +538,13 @@ public final class SSTableReader implements Closeable {
     private Page internalPage(long pageNo) throws IOException {
         long slot = pageNo - leafPages;
         if (slot < 0 || slot >= internal.length()) {
-            throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "page " + pageNo
-                    + " is not an internal page (those are " + leafPages + " .. " + (leafPages + internal.length() - 1)
-                    + ")");
+            throw new CorruptionException(path, offsets.offset(Math.max(0, Math.min(pageNo, offsets.pages()))),
+                    Code.BAD_LENGTH, "page " + pageNo + " is not an internal page (those are " + leafPages + " .. "
+                    + (leafPages + internal.length() - 1) + ")");
         }
         Page page = internal.get((int) slot);
         if (page == null) {
-            page = Page.parse(path, pageNo, SSTableFormat.INTERNAL, readVerified(pageNo));
+            page = Page.parse(path, pageNo, offsets.offset(pageNo), SSTableFormat.INTERNAL, readVerified(pageNo));
             if (internal.compareAndSet((int) slot, null, page)) {
                 pinnedBytes.addAndGet(page.weight());
             } else {
@@ -564,44 +554,52 @@ public final class SSTableReader implements Closeable {
         return page;
     }
 
-    /** Page {@code pageNo} read from the file and checked against its checksum. */
+    /** Page {@code pageNo} read from the file and checked against its checksum: an array of its length. */
     private byte[] readVerified(long pageNo) throws IOException {
-        byte[] bytes = read(pageNo * pageSize, pageSize).array();
+        checkExists(pageNo);
+        byte[] bytes = read(offsets.offset(pageNo), offsets.length(pageNo)).array();
         pagesRead.incrementAndGet();
-        verifyChecksum(pageNo, bytes);
+        verifyChecksum(pageNo, bytes, 0, bytes.length);
         return bytes;
     }
 
-    /** Page {@code pageNo} read, checked against its checksum and {@code type}, positioned after its header. */
+    /** Throws if the table has no page {@code pageNo} (a block running past the last page, say). */
+    private void checkExists(long pageNo) throws CorruptionException {
+        if (!offsets.exists(pageNo)) {
+            throw new CorruptionException(path, offsets.offset(offsets.pages()), Code.BAD_LENGTH, "page " + pageNo
+                    + " does not exist: the table has " + offsets.pages() + " pages");
+        }
+    }
+
+    /**
+     * Page {@code pageNo} read, checked against its checksum and {@code type}, positioned after its header, its limit
+     * the page's length.
+     */
     private ByteBuffer readPage(long pageNo, byte type) throws IOException {
         byte[] bytes = readVerified(pageNo);
         if (bytes[0] != type) {
-            throw new CorruptionException(path, pageNo * pageSize, Code.BAD_LENGTH, "page " + pageNo + " has type "
-                    + bytes[0] + ", expected " + type);
+            throw new CorruptionException(path, offsets.offset(pageNo), Code.BAD_LENGTH, "page " + pageNo
+                    + " has type " + bytes[0] + ", expected " + type);
         }
         return ByteBuffer.wrap(bytes).position(SSTableFormat.PAGE_HEADER_BYTES);
     }
 
-    private void verifyChecksum(long pageNo, byte[] bytes) throws CorruptionException {
-        verifyChecksum(pageNo, bytes, 0);
-    }
-
-    /** Checks page {@code pageNo}, held in {@code page} (one page, position 0), against its checksum. */
-    private void verifyChecksum(long pageNo, ByteBuffer page) throws CorruptionException {
-        int stored = page.getInt(pageSize - SSTableFormat.PAGE_CRC_BYTES);
-        if (stored != SSTableFormat.pageCrc(pageNo, page)) {
-            throw new CorruptionException(path, pageNo * pageSize, Code.CHECKSUM_MISMATCH,
+    /** Checks page {@code pageNo}, {@code length} bytes held in {@code page} from position 0, against its checksum. */
+    private void verifyChecksum(long pageNo, ByteBuffer page, int length) throws CorruptionException {
+        int stored = page.getInt(length - SSTableFormat.PAGE_CRC_BYTES);
+        if (stored != SSTableFormat.pageCrc(pageNo, page, length)) {
+            throw new CorruptionException(path, offsets.offset(pageNo), Code.CHECKSUM_MISMATCH,
                     "page " + pageNo + " checksum mismatch");
         }
     }
 
-    /** Checks page {@code pageNo}, held in {@code bytes[at, at + pageSize)}, against its checksum. */
-    private void verifyChecksum(long pageNo, byte[] bytes, int at) throws CorruptionException {
-        int crcAt = at + pageSize - SSTableFormat.PAGE_CRC_BYTES;
+    /** Checks page {@code pageNo}, held in {@code bytes[at, at + length)}, against its checksum. */
+    private void verifyChecksum(long pageNo, byte[] bytes, int at, int length) throws CorruptionException {
+        int crcAt = at + length - SSTableFormat.PAGE_CRC_BYTES;
         int stored = (bytes[crcAt] & 0xFF) << 24 | (bytes[crcAt + 1] & 0xFF) << 16 | (bytes[crcAt + 2] & 0xFF) << 8
                 | bytes[crcAt + 3] & 0xFF;
-        if (stored != SSTableFormat.pageCrc(pageNo, bytes, at, pageSize)) {
-            throw new CorruptionException(path, pageNo * pageSize, Code.CHECKSUM_MISMATCH,
+        if (stored != SSTableFormat.pageCrc(pageNo, bytes, at, length)) {
+            throw new CorruptionException(path, offsets.offset(pageNo), Code.CHECKSUM_MISMATCH,
                     "page " + pageNo + " checksum mismatch");
         }
     }
@@ -631,6 +629,16 @@ public final class SSTableReader implements Closeable {
 
     int pageSize() {
         return pageSize;
+    }
+
+    /** {@return the format version the file was written in} */
+    int version() {
+        return version;
+    }
+
+    /** {@return where each page lies} */
+    PageOffsets offsets() {
+        return offsets;
     }
 
     long root() {

@@ -11,11 +11,13 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Checks an SSTable completely, beyond what reads check on the pages they touch: every page's checksum and
- * type (leaves, then internal pages, then blob pages, as the format lays them out; pages no read reaches are
- * checked too), key order inside and across leaves, that every separator is the first key of its child and
- * that the internal levels reach every leaf exactly once in order, that the Bloom filter admits every key, and
- * that the metadata matches the contents. The basis of {@code bin/lsm verify}.
+ * Checks an SSTable completely, beyond what reads check on the pages they touch: the page offsets (opening the
+ * table checks them: each page's length between the shortest page and the page size, the lengths adding up to where
+ * the trailer says the pages end, the block's checksum), every page's checksum and type (leaves, then internal
+ * pages, then blob pages, as the format lays them out; pages no read reaches are checked too), that a packed page
+ * (version 2) ends where its contents do, key order inside and across leaves, that every separator is the first key
+ * of its child and that the internal levels reach every leaf exactly once in order, that the Bloom filter admits
+ * every key, and that the metadata matches the contents. The basis of {@code bin/lsm verify}.
  */
 public final class SSTableVerifier {
     private SSTableVerifier() {
@@ -74,27 +76,24 @@ public final class SSTableVerifier {
     }
 
     /**
-     * Reads every page before the trailer straight from the file (no cache), checking its checksum and that its
-     * type fits its region: leaves {@code [0, leafPages)}, internal pages up to the root (the last internal page
-     * written), blob pages (Bloom filter, metadata) after it.
+     * Reads every page straight from the file (no cache), checking its checksum and that its type fits its region:
+     * leaves {@code [0, leafPages)}, internal pages up to the root (the last internal page written), blob pages
+     * (Bloom filter, metadata) after it; and that a packed blob page is as long as the bytes it holds.
      */
     private static void checkEveryPage(Path path, SSTableReader r, List<String> problems) throws IOException {
-        int pageSize = r.pageSize();
+        PageOffsets offsets = r.offsets();
         long internalEnd = r.height() > 1 ? r.root() + 1 : r.leafPages();
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-            long pages = (ch.size() - SSTableFormat.TRAILER_BYTES) / pageSize;
-            ByteBuffer buffer = ByteBuffer.allocate(pageSize);
-            for (long pageNo = 0; pageNo < pages; pageNo++) {
-                buffer.clear();
+            for (long pageNo = 0; pageNo < offsets.pages(); pageNo++) {
+                long offset = offsets.offset(pageNo);
+                ByteBuffer buffer = ByteBuffer.allocate(offsets.length(pageNo));
                 while (buffer.hasRemaining()) {
-                    if (ch.read(buffer, pageNo * pageSize + buffer.position()) < 0) {
+                    if (ch.read(buffer, offset + buffer.position()) < 0) {
                         throw new IOException("file ends inside page " + pageNo);
                     }
                 }
                 byte[] page = buffer.array();
-                long offset = pageNo * pageSize;
-                if (ByteBuffer.wrap(page).getInt(pageSize - SSTableFormat.PAGE_CRC_BYTES)
-                        != SSTableFormat.pageCrc(pageNo, page)) {
+                if (buffer.getInt(page.length - SSTableFormat.PAGE_CRC_BYTES) != SSTableFormat.pageCrc(pageNo, page)) {
                     problems.add("offset " + offset + ": page " + pageNo + " checksum mismatch");
                     continue;
                 }
@@ -103,15 +102,38 @@ public final class SSTableVerifier {
                 if (page[0] != expected) {
                     problems.add("offset " + offset + ": page " + pageNo + " has type " + page[0] + ", its position "
                             + "calls for type " + expected);
+                } else if (expected == SSTableFormat.BLOB) {
+                    checkPacked(r, pageNo, buffer.getInt(1) + SSTableFormat.PAGE_HEADER_BYTES, problems);
                 }
             }
+        }
+    }
+
+    /**
+     * Packed pages (version 2) end with their contents: notes a problem if page {@code pageNo}'s contents end at
+     * {@code contentEnd} (after its header), not just before its checksum.
+     */
+    private static void checkPacked(SSTableReader r, long pageNo, long contentEnd, List<String> problems) {
+        if (r.version() == SSTableFormat.VERSION_FIXED_PAGES) {
+            return; // fixed pages are padded
+        }
+        int length = r.offsets().length(pageNo);
+        if (contentEnd != length - SSTableFormat.PAGE_CRC_BYTES) {
+            problems.add("offset " + r.offsets().offset(pageNo) + ": page " + pageNo + " is " + length
+                    + " bytes long, but its contents end at byte " + contentEnd + " and its checksum takes "
+                    + SSTableFormat.PAGE_CRC_BYTES);
         }
     }
 
     /** Checks the subtree at {@code pageNo} and returns its first key. */
     private static Key walk(SSTableReader r, long pageNo, int level, long[] nextLeaf, List<String> problems)
             throws IOException {
-        long offset = pageNo * r.pageSize();
+        if (!r.offsets().exists(pageNo)) {
+            problems.add("offset " + r.offsets().offset(r.offsets().pages()) + ": page " + pageNo + " is named as a "
+                    + "child, but the table has " + r.offsets().pages() + " pages");
+            return null;
+        }
+        long offset = r.offsets().offset(pageNo);
         if (level == 1) {
             if (pageNo != nextLeaf[0]) {
                 problems.add("offset " + offset + ": leaf " + pageNo + " reached where leaf " + nextLeaf[0]
@@ -155,6 +177,7 @@ public final class SSTableVerifier {
             }
             previous = separator;
         }
+        checkPacked(r, pageNo, page.position(), problems);
         return first;
     }
 
@@ -185,7 +208,7 @@ public final class SSTableVerifier {
             for (int i = 0; i < count; i++) {
                 Entry e = leafEntry(page);
                 if (previous != null && Entry.ORDER.compare(previous, e) >= 0) {
-                    problems.add("offset " + pageNo * r.pageSize() + ": entry " + i + " (" + e + ") is not after "
+                    problems.add("offset " + r.offsets().offset(pageNo) + ": entry " + i + " (" + e + ") is not after "
                             + previous);
                 }
                 if (!r.mightContain(e.key())) {
@@ -198,6 +221,7 @@ public final class SSTableVerifier {
                 minSeq = Math.min(minSeq, e.sequence());
                 maxSeq = Math.max(maxSeq, e.sequence());
             }
+            checkPacked(r, pageNo, page.position(), problems);
         }
         if (bloomMisses > 0) {
             problems.add("the Bloom filter rejects " + bloomMisses + " keys the file holds");

@@ -16,17 +16,19 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Bulk-loads an SSTable (see {@link SSTableFormat}) from entries given in internal order: leaves are
- * written as they fill, then the internal levels bottom-up from the first key of each page below, then the
- * Bloom filter and metadata blocks, then the trailer, and the file is forced to the device. Pages are encoded in
- * place in a group of {@value #WRITE_BUFFER_BYTES} bytes; a full group's checksums are computed and the group
- * written by a background thread while the caller fills the next group (two buffers in turn), so a merge's or
- * flush's checksums and writes overlap its reading and merging; a failed write is thrown by the next call that
- * hands over a group, or by {@link #finish}. Every {@value #SYNC_EVERY_BYTES} bytes written, a {@link BackgroundSync} forces
- * what is written so far to the device while the writes go on, so the device writes a large table while it is
- * built, and the force in {@link #finish} waits only for the rest (without it the page cache would hold the whole
- * table until that force: a merge's thread then waits for all of its output at once). A failed force is thrown
- * like a failed write. Memory: the two buffers, one page, and one separator per page of the level being built.
+ * Bulk-loads an SSTable (see {@link SSTableFormat}; version 2, packed pages) from entries given in internal order:
+ * leaves are written as they fill, then the internal levels bottom-up from the first key of each page below, then
+ * the Bloom filter and metadata blocks, then the page offsets and the trailer, and the file is forced to the
+ * device. Each page is written with only the bytes it uses (header, entries, checksum), right after the one before
+ * it. Pages are encoded in place, one after another, in a group of {@value #WRITE_BUFFER_BYTES} bytes; a full
+ * group's checksums are computed and the group written by a background thread while the caller fills the next group
+ * (two buffers in turn), so a merge's or flush's checksums and writes overlap its reading and merging; a failed
+ * write is thrown by the next call that hands over a group, or by {@link #finish}. Every {@value #SYNC_EVERY_BYTES}
+ * bytes written, a {@link BackgroundSync} forces what is written so far to the device while the writes go on, so
+ * the device writes a large table while it is built, and the force in {@link #finish} waits only for the rest
+ * (without it the page cache would hold the whole table until that force: a merge's thread then waits for all of
+ * its output at once). A failed force is thrown like a failed write. Memory: the two buffers, one separator per
+ * page of the level being built, and 4 bytes per page written (the page lengths, for the offsets block).
  * Not thread-safe (one caller at a time).
  */
 public final class SSTableWriter implements Closeable {
@@ -52,9 +54,10 @@ public final class SSTableWriter implements Closeable {
 
     /** The page being filled: a view of its place in {@link #pending}, where it is encoded, checked and written. */
     private ByteBuffer page;
-    /** The group being filled, {@link #pendingPages} pages of it finished. */
+    /** The group being filled: {@link #pendingPages} pages of it finished, in its first {@link #pendingBytes}. */
     private byte[] pending;
     private int pendingPages;
+    private int pendingBytes;
     /** The other group: being written while {@link #inFlight} runs, free after. */
     private byte[] spare;
     private Future<?> inFlight;
@@ -63,6 +66,10 @@ public final class SSTableWriter implements Closeable {
     private long syncRequestedAt;
     private int pageCount;
     private long nextPage;
+    /** The bytes of the finished pages: where the next page starts in the file. */
+    private long pagesEnd;
+    /** The length of each finished page, the first {@link #nextPage} of them. */
+    private int[] lengths = new int[64];
     private final List<Separator> separators = new ArrayList<>();
     /** The previous entry's key (its first {@link #previousKeyLen} bytes) and sequence number. */
     private byte[] previousKey = new byte[64];
@@ -89,7 +96,7 @@ public final class SSTableWriter implements Closeable {
         this.maxFlushIndex = maxFlushIndex;
         this.createdMillis = createdMillis;
         this.bloom = BloomFilter.builder(options.bloomBitsPerKey());
-        this.pending = new byte[Math.max(pageSize, WRITE_BUFFER_BYTES / pageSize * pageSize)];
+        this.pending = new byte[Math.max(pageSize, WRITE_BUFFER_BYTES)];
         this.spare = new byte[pending.length];
         pageAt(0, SSTableFormat.LEAF);
     }
@@ -213,15 +220,15 @@ public final class SSTableWriter implements Closeable {
      * {@return the bytes written so far, counting the page being filled: where a merge decides to cut its output}
      */
     public long bytesWritten() {
-        return nextPage * pageSize + page.position();
+        return pagesEnd + page.position();
     }
 
     /**
      * What a table of {@code entries} (in internal order) would be, without writing it.
      *
      * @param fileBytes the file's size: leaf pages by the same packing the writer uses, plus an estimate of the
-     *                  internal pages (one separator per leaf), the Bloom filter, the metadata page and the trailer;
-     *                  exact for the leaves, which dominate
+     *                  internal pages (one separator per leaf), the Bloom filter, the metadata, the page offsets
+     *                  and the trailer; exact for the leaves, which dominate
      * @param dataBytes the entries' key and value bytes
      */
     public record Estimate(long fileBytes, long dataBytes) {
@@ -239,10 +246,13 @@ public final class SSTableWriter implements Closeable {
         int pageSize = options.pageSize();
         int capacity = SSTableFormat.maxEntryBytes(pageSize);
         long leaves = 0;
+        long leafBytes = 0;
         long count = 0;
         long separatorBytes = 0;
         long dataBytes = 0;
         int used = capacity;
+        int firstKeyLen = 0;
+        int lastKeyLen = 0;
         while (entries.advance()) {
             int keyLen = entries.keyLength();
             int valueLen = entries.valueLength();
@@ -253,6 +263,9 @@ public final class SSTableWriter implements Closeable {
                 separatorBytes += internalEntrySize(keyLen, entries.sequence(), leaves);
             }
             used += size;
+            leafBytes += size;
+            firstKeyLen = count == 0 ? keyLen : firstKeyLen;
+            lastKeyLen = keyLen;
             count++;
             dataBytes += keyLen + valueLen;
         }
@@ -261,8 +274,13 @@ public final class SSTableWriter implements Closeable {
         }
         long internal = leaves > 1 ? (separatorBytes + capacity - 1) / capacity + 1 : 0;
         long bloomBytes = count * options.bloomBitsPerKey() / 8 + 16;
-        long blob = (bloomBytes + capacity - 1) / capacity + 1;
-        return new Estimate((leaves + internal + blob) * pageSize + SSTableFormat.TRAILER_BYTES, dataBytes);
+        long bloomPages = (bloomBytes + capacity - 1) / capacity;
+        long metaBytes = SSTableMetadata.encodedBytes(firstKeyLen, lastKeyLen);
+        long metaPages = (metaBytes + capacity - 1) / capacity;
+        long pages = leaves + internal + bloomPages + metaPages;
+        long bytes = leafBytes + (internal > 0 ? separatorBytes : 0) + bloomBytes + metaBytes
+                + pages * (SSTableFormat.PAGE_FRAME_BYTES + 4L) + SSTableFormat.TRAILER_BYTES;
+        return new Estimate(bytes, dataBytes);
     }
 
     /**
@@ -309,14 +327,17 @@ public final class SSTableWriter implements Closeable {
                 tombstones == 0 ? Long.MAX_VALUE : oldestTombstoneMillis, dataBytes);
         byte[] metaBytes = meta.encode();
         long metaStart = writeBlob(metaBytes);
-        ByteBuffer trailer = ByteBuffer.allocate(SSTableFormat.TRAILER_BYTES);
-        trailer.putLong(SSTableFormat.MAGIC).putInt(SSTableFormat.VERSION).putInt(pageSize).putLong(root)
-                .putInt(height).putLong(leafPages).putLong(bloomStart).putInt(bloomBytes.length).putLong(metaStart)
-                .putInt(metaBytes.length);
-        trailer.putInt(SSTableFormat.crc(trailer.array(), 0, SSTableFormat.TRAILER_BYTES - 4)).flip();
+        int pages = (int) nextPage;
+        ByteBuffer tail = ByteBuffer.allocate(4 * pages + SSTableFormat.TRAILER_BYTES);
+        for (int n = 0; n < pages; n++) {
+            tail.putInt(lengths[n]);
+        }
+        int offsetsCrc = SSTableFormat.crc(tail.array(), 0, 4 * pages);
+        tail.put(new SSTableTrailer(SSTableFormat.VERSION, pageSize, height, root, leafPages, bloomStart,
+                bloomBytes.length, metaStart, metaBytes.length, pages, pagesEnd, offsetsCrc).encode()).flip();
         writePending();
         awaitWrite();
-        write(trailer, nextPage * pageSize);
+        write(tail, pagesEnd);
         awaitSync();
         channel.force(true);
         finished = true;
@@ -360,12 +381,15 @@ public final class SSTableWriter implements Closeable {
         return start;
     }
 
-    /** Starts a page of {@code type} after the finished ones, handing the group to the writer first if full. */
+    /**
+     * Starts a page of {@code type} after the finished ones, handing the group to the writer first if a page of the
+     * page size might not fit after them.
+     */
     private void startPage(byte type) throws IOException {
-        if ((pendingPages + 1) * pageSize > pending.length) {
+        if (pendingBytes + pageSize > pending.length) {
             writePending();
         }
-        pageAt(pendingPages * pageSize, type);
+        pageAt(pendingBytes, type);
     }
 
     private void pageAt(int offset, byte type) {
@@ -374,12 +398,24 @@ public final class SSTableWriter implements Closeable {
         pageCount = 0;
     }
 
-    /** Finishes the page in place: its count and zero padding (its checksum is computed with its group's write). */
+    /**
+     * Finishes the page in place: its count, and its length with room for its checksum (computed with its group's
+     * write).
+     */
     private void endPage() {
+        if (nextPage == SSTableTrailer.MAX_PAGES) {
+            throw new IllegalStateException("SSTable " + path + " would exceed the format's " + SSTableTrailer.MAX_PAGES
+                    + " pages");
+        }
         page.putInt(1, pageCount);
-        int offset = page.arrayOffset();
-        Arrays.fill(pending, offset + page.position(), offset + pageSize, (byte) 0);
+        int length = page.position() + SSTableFormat.PAGE_CRC_BYTES;
+        if (nextPage == lengths.length) {
+            lengths = Arrays.copyOf(lengths, (int) Math.min(SSTableTrailer.MAX_PAGES, 2L * lengths.length));
+        }
+        lengths[(int) nextPage] = length;
+        pendingBytes += length;
         pendingPages++;
+        pagesEnd += length;
         nextPage++;
     }
 
@@ -393,22 +429,27 @@ public final class SSTableWriter implements Closeable {
             return;
         }
         byte[] filled = pending;
-        int pages = pendingPages;
-        long first = nextPage - pages;
+        int bytes = pendingBytes;
+        long first = nextPage - pendingPages;
+        int[] groupLengths = Arrays.copyOfRange(lengths, (int) first, (int) nextPage);
+        long start = pagesEnd - bytes;
         awaitWrite();
-        syncInBackground(first * pageSize);
+        syncInBackground(start);
         inFlight = WRITERS.submit(() -> {
-            for (int i = 0; i < pages; i++) {
-                int at = i * pageSize;
-                int crc = SSTableFormat.pageCrc(first + i, filled, at, pageSize);
-                ByteBuffer.wrap(filled).putInt(at + pageSize - SSTableFormat.PAGE_CRC_BYTES, crc);
+            int at = 0;
+            for (int i = 0; i < groupLengths.length; i++) {
+                int length = groupLengths[i];
+                int crc = SSTableFormat.pageCrc(first + i, filled, at, length);
+                ByteBuffer.wrap(filled).putInt(at + length - SSTableFormat.PAGE_CRC_BYTES, crc);
+                at += length;
             }
-            write(ByteBuffer.wrap(filled, 0, pages * pageSize), first * pageSize);
+            write(ByteBuffer.wrap(filled, 0, bytes), start);
             return null;
         });
         pending = spare;
         spare = filled;
         pendingPages = 0;
+        pendingBytes = 0;
     }
 
     /**

@@ -141,6 +141,21 @@ class BlockCacheTest {
     }
 
     @Test
+    void aShortPageReadIntoMemoryThatHeldALongerOneUsesOnlyItsOwnBytes() throws Exception {
+        // Room for 2 pages of 4 KiB: full pages of small entries and short pages of two large entries each take
+        // turns in the same slots, so a short page lands where a longer one left its bytes.
+        BlockCache cache = BlockCache.ofBytes(3 * 4096);
+        try (SSTableReader full = SSTableReader.open(table("full.sst", 2000, 4096, 100), cache);
+             SSTableReader sparse = SSTableReader.open(table("sparse.sst", 200, 4096, 1500), cache)) {
+            for (int i = 0; i < 200; i++) {
+                assertThat(full.get(key(i * 10), Long.MAX_VALUE).value()).isEqualTo(value(i * 10, 100));
+                assertThat(sparse.get(key(i), Long.MAX_VALUE).value()).isEqualTo(value(i, 1500));
+            }
+            assertThat(sparse.offsets().length(0)).as("a short page").isLessThan(full.offsets().length(0) - 800);
+        }
+    }
+
+    @Test
     void aPageEvictedWhileInUseKeepsItsBytesUntilReleased() throws Exception {
         // room for 2 pages of 4 KiB: every lookup of another leaf evicts, and the arena reuses the memory
         BlockCache cache = BlockCache.ofBytes(3 * 4096);

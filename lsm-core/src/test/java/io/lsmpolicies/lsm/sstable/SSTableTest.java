@@ -77,7 +77,11 @@ class SSTableTest {
     @ValueSource(ints = {512, 4096})
     void scansAndPointReadsMatchTheOracle(int pageSize) throws IOException {
         List<Entry> entries = entries(pageSize, 3000);
-        Path path = write(entries, SSTableOptions.builder().pageSize(pageSize).fitPageSize(false).build());
+        SSTableOptions options = SSTableOptions.builder().pageSize(pageSize).fitPageSize(false).build();
+        Path path = write(entries, options);
+        SSTableWriter.Estimate estimate = SSTableWriter.estimate(EntryCursor.of(entries.iterator()), options);
+        assertThat((double) estimate.fileBytes() / Files.size(path)).as("estimated over written file bytes")
+                .isBetween(0.97, 1.03);
         try (SSTableReader r = SSTableReader.open(path)) {
             List<Entry> scanned = new ArrayList<>();
             r.scan().forEachRemaining(scanned::add);
@@ -160,21 +164,30 @@ class SSTableTest {
         List<Entry> entries = entries(8, 300);
         Path good = write(entries, SSTableOptions.builder().pageSize(512).fitPageSize(false).build());
         byte[] bytes = Files.readAllBytes(good);
-        int pages = (bytes.length - 64) / 512;
+        long[] starts = PackedLayout.pageStarts(bytes);
+        int pages = starts.length - 1;
         TreeSet<Long> offsetsSeen = new TreeSet<>();
-        for (int p = 0; p <= pages; p++) {
-            int at = p < pages ? p * 512 + 100 : bytes.length - 20; // inside page p, or inside the trailer
-            byte[] damaged = bytes.clone();
-            damaged[at] ^= (byte) 0x80;
-            Path path = dir.resolve("damaged-" + p + ".sst");
-            Files.write(path, damaged);
-            CorruptionException c = readEverything(path);
-            assertThat(c).as("damage in page %d went unnoticed", p).isNotNull();
-            assertThat(c.file()).isEqualTo(path);
-            assertThat(c.offset()).isEqualTo(p < pages ? p * 512L : bytes.length - 64L);
-            offsetsSeen.add(c.offset());
+        for (int p = 0; p <= pages + 1; p++) {
+            // inside page p (its middle, or its checksum in its last 4 bytes), the offsets block, or the trailer
+            long[] targets = p < pages ? new long[] {(starts[p] + starts[p + 1]) / 2, starts[p + 1] - 2}
+                    : p == pages ? new long[] {starts[pages] + 4L * p / 2} : new long[] {bytes.length - 20};
+            long expected = p < pages ? starts[p] : p == pages ? starts[pages] : bytes.length - 64L;
+            for (long at : targets) {
+                byte[] damaged = bytes.clone();
+                damaged[(int) at] ^= (byte) 0x80;
+                Path path = dir.resolve("damaged-" + p + "-" + at + ".sst");
+                Files.write(path, damaged);
+                CorruptionException c = readEverything(path);
+                assertThat(c).as("damage at %d (page %d of %d) went unnoticed", at, p, pages).isNotNull();
+                assertThat(c.file()).isEqualTo(path);
+                assertThat(c.code()).isEqualTo(Code.CHECKSUM_MISMATCH);
+                assertThat(c.offset()).isEqualTo(expected);
+                offsetsSeen.add(c.offset());
+            }
         }
-        assertThat(offsetsSeen).hasSize(pages + 1);
+        assertThat(offsetsSeen).as("every page, the offsets block and the trailer").hasSize(pages + 2);
+        assertThat(starts[1] - starts[0]).as("pages are packed: a leaf is shorter than the page size")
+                .isLessThan(512);
     }
 
     /** Every entry of {@code c}, copied out. */
@@ -215,12 +228,14 @@ class SSTableTest {
                 .satisfies(e -> assertThat(((CorruptionException) e).code()).isEqualTo(Code.BAD_MAGIC));
         ByteBuffer newer = ByteBuffer.wrap(bytes.clone());
         int trailer = bytes.length - 64;
-        newer.putInt(trailer + 8, 2);
+        newer.putInt(trailer + 8, 3);
         newer.putInt(trailer + 60, SSTableFormat.crc(newer.array(), trailer, 60));
         Path future = dir.resolve("future.sst");
         Files.write(future, newer.array());
-        assertThatThrownBy(() -> SSTableReader.open(future)).hasMessageContaining("SSTable format version 2")
-                .satisfies(e -> assertThat(((CorruptionException) e).code()).isEqualTo(Code.UNSUPPORTED_VERSION));
+        assertThatThrownBy(() -> SSTableReader.open(future)).hasMessageContaining("SSTable format version 3")
+                .hasMessageContaining("reads versions 1 and 2: open the store with the release that wrote this table")
+                .satisfies(e -> assertThat(((CorruptionException) e).code()).isEqualTo(Code.UNSUPPORTED_VERSION))
+                .satisfies(e -> assertThat(((CorruptionException) e).offset()).isEqualTo(trailer + 8L));
     }
 
     @Test
