@@ -225,7 +225,7 @@ public final class EngineReport implements Callable<Integer> {
         Map<String, Object> r = new LinkedHashMap<>();
         for (int size : new int[] {100, valueSize}) {
             long before = usedHeapAfterGc();
-            MemTable table = new MemTable();
+            MemTable table = new MemTable(64L << 20);
             SplittableRandom random = new SplittableRandom(1);
             for (long i = 0; table.bytes() < (64L << 20); i++) {
                 byte[] v = new byte[size];
