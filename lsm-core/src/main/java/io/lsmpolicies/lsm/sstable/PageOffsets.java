@@ -6,8 +6,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /**
- * Where each page of an SSTable lies: page {@code n} is {@link #length}{@code (n)} bytes at {@link #offset}{@code
- * (n)}. In version 2 the pages are packed one after another, each as long as it is, and their lengths are read from
+ * Where each page of an SSTable lies: page {@code n} is {@link #length}{@code (n)} bytes at {@link #offset}{@code (n)}.
+ * In versions 2 and 3 the pages are packed one after another, each as long as it is, and their lengths are read from
  * the offsets block at open (and held here, 8 bytes per page); in version 1 every page is {@code pageSize} bytes at
  * {@code n * pageSize}. Immutable.
  */
@@ -23,7 +23,7 @@ final class PageOffsets {
         this.starts = starts;
     }
 
-    /** The offsets of the trailer's pages: from its offsets block {@code block} (version 2), or fixed (version 1). */
+    /** The offsets of the trailer's pages: from its offsets block {@code block} (versions 2, 3), else fixed (1). */
     static PageOffsets of(Path path, SSTableTrailer trailer, byte[] block) throws CorruptionException {
         if (trailer.version() == SSTableFormat.VERSION_FIXED_PAGES) {
             return new PageOffsets(trailer.pageSize(), trailer.pages(), null);

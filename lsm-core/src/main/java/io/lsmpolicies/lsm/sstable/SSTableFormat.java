@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
- * The SSTable file format: a bulk-loaded B+-tree of pages. Big-endian. Writers write version 2; readers read
- * versions 1 and 2.
+ * The SSTable file format: a bulk-loaded B+-tree of pages. Big-endian. Writers write version 3; readers read
+ * versions 1, 2 and 3.
  *
  * <pre>
  * file    := leaf-page* internal-page* blob-page* offsets trailer     -- pages numbered 0, 1, ... in file order
@@ -18,11 +18,14 @@ import java.util.zip.CRC32C;
  * blob    := type 3, count = bytes used | bytes           -- Bloom filter, then metadata, each spanning
  *                                                          consecutive pages
  *
+ * version 3 ("blocked filter"): version 2's layout, its Bloom filter of the blocked layout (the filter encoding's
+ * version 2, {@link BloomFilter}); versions 1 and 2 hold filters of the first layout (the encoding's version 1).
+ *
  * version 2 ("packed pages"): a page is exactly as long as its header, body and crc; pages follow one another
  * with no gap from offset 0, so page n starts where page n-1 ends.
  * offsets := length u32 * pages                           -- each page's length in bytes, in page order, in
  *                                                          [PAGE_HEADER_BYTES + PAGE_CRC_BYTES, pageSize]
- * trailer := magic u64 ("LSMSST\n\x1a") | version u32 (2) | pageSize u32 | height u32 | root u32 | leafPages u32
+ * trailer := magic u64 ("LSMSST\n\x1a") | version u32 (2 or 3) | pageSize u32 | height u32 | root u32 | leafPages u32
  *            | bloomStart u32 | bloomBytes u32 | metaStart u32 | metaBytes u32 | pages u32 | offsetsAt u64
  *            | offsetsCrc u32 | crc u32                   -- 64 bytes at the very end; offsetsAt = the sum of the
  *                                                          lengths (where the pages end and the offsets begin),
@@ -42,11 +45,18 @@ import java.util.zip.CRC32C;
  */
 final class SSTableFormat {
     static final long MAGIC = 0x4C534D5353540A1AL; // "LSMSST\n\x1a"
-    /** The version writers write: packed pages and an offsets block. */
-    static final int VERSION = 2;
+    /** The version writers write: packed pages, an offsets block and a blocked Bloom filter. */
+    static final int VERSION = 3;
+    /** Packed pages with a Bloom filter of the first layout, still read. */
+    static final int VERSION_PACKED_PAGES = 2;
     /** The version of fixed-size pages, still read. */
     static final int VERSION_FIXED_PAGES = 1;
     static final int TRAILER_BYTES = 64;
+
+    /** {@return the version of the Bloom filter encoding a table of format {@code version} holds} */
+    static byte bloomVersion(int version) {
+        return version == VERSION ? BloomFilter.VERSION_BLOCKED : BloomFilter.VERSION_WHOLE;
+    }
     static final int PAGE_HEADER_BYTES = 5;
     static final int PAGE_CRC_BYTES = 4;
     static final byte LEAF = 1;

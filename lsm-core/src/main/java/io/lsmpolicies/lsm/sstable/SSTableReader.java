@@ -18,11 +18,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
- * Reads an SSTable written by {@link SSTableWriter}, of either format version ({@link SSTableFormat}: packed pages,
- * or the fixed-size pages of version 1). Opening reads only the trailer, the page offsets (version 2), the metadata
- * and the Bloom filter; a point lookup reads one page per tree level (plus the next leaf when the versions of a key
- * straddle two leaves); a scan walks the leaves in order. Every page is checked against its checksum when read:
- * damage is a {@link CorruptionException} naming the file and the page's offset, never a wrong answer.
+ * Reads an SSTable written by {@link SSTableWriter}, of any format version ({@link SSTableFormat}: packed pages, or the
+ * fixed-size pages of version 1). Opening reads only the trailer, the page offsets (versions 2 and 3), the metadata and
+ * the Bloom filter; a point lookup reads one page per tree level (plus the next leaf when the versions of a key
+ * straddle two leaves); a scan walks the leaves in order. Every page is checked against its checksum when read: damage
+ * is a {@link CorruptionException} naming the file and the page's offset, never a wrong answer.
  *
  * <p>Internal (index) pages are pinned: each is read and parsed once, then held by the reader for its
  * lifetime, as the Bloom filter and the page offsets are ({@link #pinnedBytes} counts the internal pages). Leaf
@@ -38,7 +38,7 @@ public final class SSTableReader implements Closeable {
     private final long root;
     private final int height;
     private final long leafPages;
-    /** Where each page lies (read from the offsets block at open, in version 2). */
+    /** Where each page lies (read from the offsets block at open, in versions 2 and 3). */
     private final PageOffsets offsets;
     /** Internal pages, leafPages .. leafPages + length - 1, parsed on first use and then kept. */
     private final AtomicReferenceArray<Page> internal;
@@ -72,6 +72,11 @@ public final class SSTableReader implements Closeable {
             bloom = BloomFilter.decode(readBlob(t.bloomStart(), t.bloomBytes()));
         } catch (IllegalArgumentException e) {
             throw new CorruptionException(path, offsets.offset(t.bloomStart()), Code.BAD_LENGTH, e.getMessage());
+        }
+        if (bloom.version() != SSTableFormat.bloomVersion(version)) {
+            throw new CorruptionException(path, offsets.offset(t.bloomStart()), Code.BAD_LENGTH, "Bloom filter of "
+                    + "version " + bloom.version() + " in a table of format version " + version + ", whose filters are "
+                    + "of version " + SSTableFormat.bloomVersion(version));
         }
         try {
             metadata = SSTableMetadata.decode(readBlob(t.metaStart(), t.metaBytes()));

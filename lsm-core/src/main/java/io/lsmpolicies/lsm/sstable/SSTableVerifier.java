@@ -11,13 +11,13 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Checks an SSTable completely, beyond what reads check on the pages they touch: the page offsets (opening the
- * table checks them: each page's length between the shortest page and the page size, the lengths adding up to where
- * the trailer says the pages end, the block's checksum), every page's checksum and type (leaves, then internal
- * pages, then blob pages, as the format lays them out; pages no read reaches are checked too), that a packed page
- * (version 2) ends where its contents do, key order inside and across leaves, that every separator is the first key
- * of its child and that the internal levels reach every leaf exactly once in order, that the Bloom filter admits
- * every key, and that the metadata matches the contents. The basis of {@code bin/lsm verify}.
+ * Checks an SSTable completely, beyond what reads check on the pages they touch: the page offsets (opening the table
+ * checks them: each page's length between the shortest page and the page size, the lengths adding up to where the
+ * trailer says the pages end, the block's checksum), every page's checksum and type (leaves, then internal pages, then
+ * blob pages, as the format lays them out; pages no read reaches are checked too), that a packed page (versions 2 and
+ * 3) ends where its contents do, key order inside and across leaves, that every separator is the first key of its child
+ * and that the internal levels reach every leaf exactly once in order, that the Bloom filter admits every key, and that
+ * the metadata matches the contents. The basis of {@code bin/lsm verify}.
  */
 public final class SSTableVerifier {
     private SSTableVerifier() {
@@ -110,7 +110,7 @@ public final class SSTableVerifier {
     }
 
     /**
-     * Packed pages (version 2) end with their contents: notes a problem if page {@code pageNo}'s contents end at
+     * Packed pages (versions 2 and 3) end with their contents: notes a problem if page {@code pageNo}'s contents end at
      * {@code contentEnd} (after its header), not just before its checksum.
      */
     private static void checkPacked(SSTableReader r, long pageNo, long contentEnd, List<String> problems) {

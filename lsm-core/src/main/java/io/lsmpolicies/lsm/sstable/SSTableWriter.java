@@ -16,11 +16,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Bulk-loads an SSTable (see {@link SSTableFormat}; version 2, packed pages) from entries given in internal order:
- * leaves are written as they fill, then the internal levels bottom-up from the first key of each page below, then
- * the Bloom filter and metadata blocks, then the page offsets and the trailer, and the file is forced to the
- * device. Each page is written with only the bytes it uses (header, entries, checksum), right after the one before
- * it. Pages are encoded in place, one after another, in a group of {@value #WRITE_BUFFER_BYTES} bytes; a full
+ * Bulk-loads an SSTable (see {@link SSTableFormat}; version 3: packed pages, a blocked Bloom filter) from entries given
+ * in internal order: leaves are written as they fill, then the internal levels bottom-up from the first key of each
+ * page below, then the Bloom filter and metadata blocks, then the page offsets and the trailer, and the file is forced
+ * to the device. Each page is written with only the bytes it uses (header, entries, checksum), right after the one
+ * before it. Pages are encoded in place, one after another, in a group of {@value #WRITE_BUFFER_BYTES} bytes; a full
  * group's checksums are computed and the group written by a background thread while the caller fills the next group
  * (two buffers in turn), so a merge's or flush's checksums and writes overlap its reading and merging; a failed
  * write is thrown by the next call that hands over a group, or by {@link #finish}. Every {@value #SYNC_EVERY_BYTES}

@@ -3,9 +3,9 @@ package io.lsmpolicies.lsm.sstable;
 import java.nio.ByteBuffer;
 
 /**
- * Where the pages of a version-2 SSTable lie, read from the file's bytes as the format lays them out (the trailer's
- * page count and offsets position, then the offsets block's page lengths), independently of the reader: for tests
- * that damage a chosen page, the offsets block or the trailer.
+ * Where the pages of a packed SSTable (version 2 or 3) lie, read from the file's bytes as the format lays them out (the
+ * trailer's page count and offsets position, then the offsets block's page lengths), independently of the reader: for
+ * tests that damage a chosen page, the offsets block or the trailer.
  */
 public final class PackedLayout {
     /** The trailer's size at the end of the file. */
@@ -19,17 +19,17 @@ public final class PackedLayout {
         return ByteBuffer.wrap(file).getInt(file.length - TRAILER + 8);
     }
 
-    /** {@return the number of pages of the version-2 table {@code file}} */
+    /** {@return the number of pages of the packed table {@code file}} */
     public static int pages(byte[] file) {
         return ByteBuffer.wrap(file).getInt(file.length - TRAILER + 44);
     }
 
-    /** {@return where the pages of the version-2 table {@code file} end and its offsets block begins} */
+    /** {@return where the pages of the packed table {@code file} end and its offsets block begins} */
     public static long offsetsAt(byte[] file) {
         return ByteBuffer.wrap(file).getLong(file.length - TRAILER + 48);
     }
 
-    /** {@return where each page of the version-2 table {@code file} starts, and last where the pages end} */
+    /** {@return where each page of the packed table {@code file} starts, and last where the pages end} */
     public static long[] pageStarts(byte[] file) {
         int pages = pages(file);
         int at = (int) offsetsAt(file);

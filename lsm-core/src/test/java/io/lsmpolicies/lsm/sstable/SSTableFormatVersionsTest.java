@@ -19,10 +19,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The two format versions, from committed files: {@code version1-512.sst}, written by the last build that wrote
- * fixed-size pages, is still read exactly as before (contents, verifier, and where damage is reported);
- * {@code version2-512.sst} is what this build's writer writes, byte for byte, for the same entries. Then damage
- * peculiar to packed pages: the offsets block, page lengths that cannot be, the version-2 trailer, truncation.
+ * The three format versions, from committed files: {@code version1-512.sst}, written by the last build that wrote
+ * fixed-size pages, and {@code version2-512.sst}, by the last that wrote packed pages with the first Bloom filter
+ * layout, are still read exactly as before (contents, verifier, and where damage is reported); {@code
+ * version3-512.sst} is what this build's writer writes, byte for byte, for the same entries. Then damage peculiar to
+ * packed pages: the offsets block, page lengths that cannot be, the trailer, truncation; and a filter of the layout
+ * the table's version does not hold.
  */
 class SSTableFormatVersionsTest {
     private static final int PAGE = 512;
@@ -128,13 +130,25 @@ class SSTableFormatVersionsTest {
     }
 
     @Test
-    void theWriterWritesVersion2PackedPagesExactlyAsCommitted() throws IOException {
-        Path written = writeFixture("v2.sst");
+    void aVersion2TableOfPackedPagesAndTheFirstFilterLayoutIsReadAsBefore() throws IOException {
+        byte[] v2 = resource("version2-512.sst");
+        assertThat(PackedLayout.version(v2)).isEqualTo(2);
+        assertHoldsTheFixture(copy("v2.sst", v2), 2);
+        try (SSTableReader r = SSTableReader.open(copy("v2-filter.sst", v2))) {
+            for (int i = 0; i < 2000; i += 2) {
+                assertThat(r.mightContain(key(i))).as("key %d", i).isTrue();
+            }
+        }
+    }
+
+    @Test
+    void theWriterWritesVersion3ExactlyAsCommitted() throws IOException {
+        Path written = writeFixture("v3.sst");
         byte[] bytes = Files.readAllBytes(written);
-        assertThat(bytes).as("the writer's output against the committed version-2 file")
-                .isEqualTo(resource("version2-512.sst"));
-        assertThat(PackedLayout.version(bytes)).isEqualTo(2);
-        assertHoldsTheFixture(written, 2);
+        assertThat(bytes).as("the writer's output against the committed version-3 file")
+                .isEqualTo(resource("version3-512.sst"));
+        assertThat(PackedLayout.version(bytes)).isEqualTo(3);
+        assertHoldsTheFixture(written, 3);
         long[] starts = PackedLayout.pageStarts(bytes);
         int pages = starts.length - 1;
         assertThat(starts[pages] + 4L * pages + PackedLayout.TRAILER).as("pages, offsets, trailer: nothing else")
@@ -144,6 +158,26 @@ class SSTableFormatVersionsTest {
         }
         byte[] v1 = resource("version1-512.sst");
         assertThat((double) bytes.length / v1.length).as("packed against fixed pages, same entries").isLessThan(0.97);
+    }
+
+    /**
+     * A table's version says which Bloom filter layout it holds: a version-3 table relabelled as version 2 (trailer
+     * resealed) holds a filter version 2 never held, and is refused at open, naming the filter's offset.
+     */
+    @Test
+    void aFilterOfTheLayoutTheTablesVersionDoesNotHoldIsRefused() throws IOException {
+        byte[] relabelled = Files.readAllBytes(writeFixture("v3.sst"));
+        int trailer = relabelled.length - PackedLayout.TRAILER;
+        ByteBuffer b = ByteBuffer.wrap(relabelled);
+        b.putInt(trailer + 8, 2);
+        b.putInt(trailer + 60, SSTableFormat.crc(relabelled, trailer, 60));
+        Path path = copy("relabelled.sst", relabelled);
+        long bloomStart = b.getInt(trailer + 28);
+        assertThatThrownBy(() -> SSTableReader.open(path)).isInstanceOf(CorruptionException.class)
+                .hasMessageContaining("Bloom filter of version 2 in a table of format version 2, whose filters are of "
+                        + "version 1")
+                .satisfies(e -> assertThat(((CorruptionException) e).offset())
+                        .isEqualTo(PackedLayout.pageStarts(relabelled)[(int) bloomStart]));
     }
 
     @Test
@@ -206,7 +240,7 @@ class SSTableFormatVersionsTest {
     }
 
     @Test
-    void theVersion2TrailerIsCheckedFieldByField() throws IOException {
+    void thePackedPagesTrailerIsCheckedFieldByField() throws IOException {
         byte[] good = Files.readAllBytes(writeFixture("good.sst"));
         int trailer = good.length - PackedLayout.TRAILER;
         for (int i = 0; i < PackedLayout.TRAILER; i++) { // any flipped bit
