@@ -190,13 +190,7 @@ public final class BloomFilter {
     /** Sets the bits of the key with hash halves (h1, h2). */
     void set(long h1, long h2) {
         if (version == VERSION_BLOCKED) {
-            int block = block(h1);
-            long x = h2;
-            for (int i = 0; i < probes; i++) {
-                x *= GOLDEN;
-                int bit = (int) (x >>> 55);
-                words[block + (bit >>> 6)] |= 1L << bit;
-            }
+            probeBlock(h1, h2, true);
             return;
         }
         long m = bits;
@@ -260,16 +254,7 @@ public final class BloomFilter {
         long h1 = hash.h1();
         long h2 = hash.h2();
         if (version == VERSION_BLOCKED) {
-            int block = block(h1);
-            long x = h2;
-            for (int i = 0; i < probes; i++) {
-                x *= GOLDEN;
-                int bit = (int) (x >>> 55);
-                if ((words[block + (bit >>> 6)] & (1L << bit)) == 0) {
-                    return false;
-                }
-            }
-            return true;
+            return probeBlock(h1, h2, false);
         }
         long m = bits;
         long bit = Math.floorMod(h1, m);
@@ -288,9 +273,25 @@ public final class BloomFilter {
         return true;
     }
 
-    /** The first word of the block of a key whose first hash half is {@code h1} (blocked layout). */
-    private int block(long h1) {
-        return (int) (((h1 >>> 32) * (words.length / 8)) >>> 32) * 8;
+    /**
+     * The blocked layout's probes of the key with hash halves (h1, h2): sets its bits if {@code set}, else tests them.
+     *
+     * @return whether every bit was set (when testing; true when setting)
+     */
+    private boolean probeBlock(long h1, long h2, boolean set) {
+        int block = (int) (((h1 >>> 32) * (words.length / 8)) >>> 32) * 8; // its first word
+        long x = h2;
+        for (int i = 0; i < probes; i++) {
+            x *= GOLDEN;
+            int word = block + (int) (x >>> 61); // bit x >>> 55 of the block: word (bit >>> 6), bit (bit & 63)
+            long mask = 1L << (x >>> 55);
+            if (set) {
+                words[word] |= mask;
+            } else if ((words[word] & mask) == 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@return the number of probes per key} */
