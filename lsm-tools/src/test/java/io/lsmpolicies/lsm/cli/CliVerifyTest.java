@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.lsmpolicies.lsm.EngineTestSupport;
 import io.lsmpolicies.lsm.manifest.StoreFiles;
+import io.lsmpolicies.lsm.sstable.PackedLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -73,20 +74,22 @@ class CliVerifyTest {
     @Test
     void aFlippedByteInAnSSTablePageIsAProblem() throws Exception {
         Path table = tables().get(0);
-        flip(table, 4096 + 100); // inside page 1 (a leaf: every table here has several)
+        long page1 = PackedLayout.pageStarts(Files.readAllBytes(table))[1];
+        flip(table, page1 + 100); // inside page 1 (a leaf: every table here has several)
         CliRunner.Result r = verify();
         assertThat(r.exit()).isEqualTo(1);
         JsonNode report = r.json();
         assertThat(report.get("ok").asBoolean()).isFalse();
-        assertThat(problems(r)).anyMatch(p -> p.startsWith(table.getFileName() + ": offset 4096: page 1 checksum "
-                + "mismatch"));
+        assertThat(problems(r)).anyMatch(p -> p.startsWith(table.getFileName() + ": offset " + page1
+                + ": page 1 checksum mismatch"));
         assertThat(report.get("tables")).anyMatch(t -> !t.get("ok").asBoolean());
     }
 
     @Test
     void aFlippedByteInTheLastPageOfAnSSTableIsAProblem() throws Exception {
         Path table = tables().get(tables().size() - 1);
-        flip(table, Files.size(table) - 64 - 4096 + 7); // the last page: metadata
+        long[] starts = PackedLayout.pageStarts(Files.readAllBytes(table));
+        flip(table, starts[starts.length - 2] + 7); // the last page: metadata
         CliRunner.Result r = verify();
         assertThat(r.exit()).isEqualTo(1);
         assertThat(problems(r)).anyMatch(p -> p.startsWith(table.getFileName() + ": cannot open")
