@@ -114,12 +114,22 @@ public final class BloomFilter {
 
     /** Collects the keys of one SSTable; {@link #build()} sizes the filter for them. */
     public static final class Builder {
+        /** The capacity of a builder given no expected count; it grows by half when full. */
+        private static final int INITIAL_CAPACITY = 1024;
         private final int bitsPerKey;
-        private long[] hashes = new long[1024];
+        /**
+         * Per key, what the blocked layout uses of its hash halves (h1, h2): the high half of h1, which picks the
+         * block, and h2, which picks the bits in it. Twelve bytes a key, kept until {@link #build} knows the count.
+         */
+        private int[] blockHashes;
+        private long[] bitHashes;
+        private final long[] scratch = new long[2];
         private int count;
 
-        private Builder(int bitsPerKey) {
+        private Builder(int bitsPerKey, int capacity) {
             this.bitsPerKey = bitsPerKey;
+            this.blockHashes = new int[capacity];
+            this.bitHashes = new long[capacity];
         }
 
         /**
@@ -141,10 +151,14 @@ public final class BloomFilter {
          * @return this builder
          */
         public Builder add(byte[] bytes, int from, int length) {
-            if (count == hashes.length / 2) {
-                hashes = java.util.Arrays.copyOf(hashes, hashes.length * 2);
+            if (count == bitHashes.length) {
+                int capacity = (int) Math.min(Integer.MAX_VALUE - 8, count + Math.max(16, count / 2L));
+                blockHashes = java.util.Arrays.copyOf(blockHashes, capacity);
+                bitHashes = java.util.Arrays.copyOf(bitHashes, capacity);
             }
-            hashHalves(bytes, from, length, hashes, 2 * count);
+            hashHalves(bytes, from, length, scratch, 0);
+            blockHashes[count] = (int) (scratch[0] >>> 32);
+            bitHashes[count] = scratch[1];
             count++;
             return this;
         }
@@ -167,7 +181,7 @@ public final class BloomFilter {
             int probes = Math.max(1, Math.min(30, (int) Math.round(bitsPerKey * Math.log(2))));
             BloomFilter filter = new BloomFilter(VERSION_BLOCKED, new long[(int) (blocks * BLOCK_BITS / 64)], probes);
             for (int i = 0; i < count; i++) {
-                filter.set(hashes[2 * i], hashes[2 * i + 1]);
+                filter.set((long) blockHashes[i] << 32, bitHashes[i]);
             }
             return filter;
         }
@@ -181,10 +195,28 @@ public final class BloomFilter {
      * @throws IllegalArgumentException if {@code bitsPerKey} is outside [1, 64]
      */
     public static Builder builder(int bitsPerKey) {
+        return builder(bitsPerKey, 0);
+    }
+
+    /**
+     * A builder with {@code bitsPerKey} bits per key that holds {@code expectedKeys} keys without growing: a writer
+     * that knows how many keys at most its table will hold (a flush's entries, the sum of a merge's inputs) sizes it
+     * once, so that the keys' hashes, kept until the filter is built, are never copied. More keys are accepted.
+     *
+     * @param bitsPerKey   bits per key in [1, 64]
+     * @param expectedKeys the keys it will likely hold; 0 if not known
+     * @return an empty builder
+     * @throws IllegalArgumentException if {@code bitsPerKey} is outside [1, 64] or {@code expectedKeys} is negative
+     */
+    public static Builder builder(int bitsPerKey, long expectedKeys) {
         if (bitsPerKey < 1 || bitsPerKey > 64) {
             throw new IllegalArgumentException("Bloom filter bits per key must be in [1, 64], was " + bitsPerKey);
         }
-        return new Builder(bitsPerKey);
+        if (expectedKeys < 0) {
+            throw new IllegalArgumentException("expected keys must be >= 0, was " + expectedKeys);
+        }
+        int capacity = expectedKeys == 0 ? Builder.INITIAL_CAPACITY : (int) Math.min(expectedKeys, Integer.MAX_VALUE - 8);
+        return new Builder(bitsPerKey, capacity);
     }
 
     /** Sets the bits of the key with hash halves (h1, h2). */

@@ -172,6 +172,49 @@ class BloomFilterTest {
     }
 
     /**
+     * How many keys a builder expects sizes where it keeps their hashes, never which bits the filter sets: a builder
+     * told the exact count, too few (it grows from one key), too many, or nothing builds the same bytes, those of
+     * the layout's definition.
+     */
+    @Test
+    void theExpectedCountChangesNoBit() {
+        for (long expected : new long[] {0, 1, 7, 1000, 1001, 1002, 50_000}) {
+            BloomFilter.Builder b = BloomFilter.builder(10, expected);
+            for (int i = 0; i < 1000; i++) {
+                b.add(("user" + (i * 7919L)).getBytes(StandardCharsets.US_ASCII));
+            }
+            b.add(new byte[0]);
+            assertThat(b.count()).isEqualTo(1001);
+            assertThat(crc(b.build().encode())).as("expected %d", expected).isEqualTo(BLOCKED_CRC);
+        }
+        assertThatThrownBy(() -> BloomFilter.builder(10, -1)).hasMessageContaining("expected keys must be >= 0, was -1");
+    }
+
+    /**
+     * What a builder holds until it builds: 12 bytes a key, allocated once when it is told the count (a large merge's
+     * output builds a filter of millions of keys, and a doubling array of 16-byte hashes took up to 24 bytes a key
+     * more while it was copied). Counted with the JVM's per-thread allocation counter around the adds only.
+     */
+    @Test
+    void aBuilderToldTheCountHoldsTwelveBytesAKeyAllocatedOnce() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        int n = 200_000;
+        byte[][] keys = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            keys[i] = key("user", i);
+        }
+        long before = threads.getCurrentThreadAllocatedBytes();
+        BloomFilter.Builder b = BloomFilter.builder(10, n);
+        for (byte[] k : keys) {
+            b.add(k);
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertThat(allocated).as("bytes allocated for %d keys", n).isBetween(12L * n, 12L * n + 64 * 1024);
+        assertThat(b.build().mightContain(keys[n - 1])).isTrue();
+    }
+
+    /**
      * The first layout is no longer built, but tables hold it: the same keys set by its probe sequence give the bits
      * they had when that format was defined, and its encoding is still read and probed.
      */
