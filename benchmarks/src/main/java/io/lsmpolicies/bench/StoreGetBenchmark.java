@@ -3,6 +3,7 @@ package io.lsmpolicies.bench;
 import io.lsmpolicies.lsm.LsmStore;
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.cli.YcsbKeys;
+import io.lsmpolicies.lsm.sstable.SSTableOptions;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -43,6 +44,10 @@ public class StoreGetBenchmark {
     @Param({"warm", "cold"})
     String cache;
 
+    /** {@code fitted}: the default page sizes, fitted to the entries; a number: every page that many bytes. */
+    @Param("fitted")
+    String pages;
+
     private Path dir;
     private LsmStore store;
     private final SplittableRandom random = new SplittableRandom(7);
@@ -51,7 +56,10 @@ public class StoreGetBenchmark {
     public void load() throws IOException {
         dir = Files.createTempDirectory("lsm-get-bench");
         StoreOptions options = StoreOptions.builder().policy("binomial:k=6").walMode(SyncMode.OFF)
-                .blockCacheBytes(cache.equals("warm") ? 4L << 30 : 0).build();
+                .blockCacheBytes(cache.equals("warm") ? 4L << 30 : 0).sstable(pages.equals("fitted")
+                        ? SSTableOptions.DEFAULT
+                        : SSTableOptions.builder().pageSize(Integer.parseInt(pages)).fitPageSize(false).build())
+                .build();
         try (LsmStore loading = LsmStore.open(dir, options)) {
             SplittableRandom values = new SplittableRandom(42);
             for (long i = 0; i < records; i++) {

@@ -12,12 +12,14 @@ import java.util.Objects;
  *
  * <p>A page holds whole entries, so entries that are large against the page leave its end unused: 1 KB
  * entries fill a 4 KiB page to 76 %. On disk that end is not written (a page takes only the bytes it holds), but a
- * page cached in the block cache takes memory of the full page size. With {@link #fitPageSize()}, each table's page
- * size is fitted to the mean size of the entries it is written from ({@link #fittedTo}): the smallest power of two
- * from {@link #pageSize()} up to {@link #MAX_FITTED_PAGE_SIZE} that whole entries of that size fill to at least
- * {@link #TARGET_FILL}, as long as a flush's data spans at least {@link #MIN_FITTED_PAGES} such pages (so a small
- * flush is not cut into a handful of large pages). The bound is the flush's, not the table's, so that the flushes
- * and merges of one store use one page size.
+ * page cached in the block cache takes memory of the full page size, and every table pins one separator per page in
+ * memory. A point read, on the other hand, reads and checks one whole page, so smaller pages make faster reads. With
+ * {@link #fitPageSize()}, each table's page size is fitted to the mean size of the entries it is written from
+ * ({@link #fittedTo}): the smallest power of two from {@link #pageSize()} up to {@link #MAX_FITTED_PAGE_SIZE} that
+ * holds at least {@link #MIN_ENTRIES_PER_PAGE} whole entries of that size and that they fill to at least
+ * {@link #TARGET_FILL} (8 KiB for 1 KB entries: 7 entries, 88 %), as long as a flush's data spans at least
+ * {@link #MIN_FITTED_PAGES} such pages (so a small flush is not cut into a handful of large pages). The bound is the
+ * flush's, not the table's, so that the flushes and merges of one store use one page size.
  * The page size is recorded in each table, so tables of different page sizes are read alike.
  *
  * <p>Pages of exactly 1 KiB, 12 Bloom filter bits per key:
@@ -27,7 +29,9 @@ public final class SSTableOptions {
     /** 4 KiB pages, larger for large entries; 10 bits per key. */
     public static final SSTableOptions DEFAULT = builder().build();
     /** The least share of a fitted page that whole entries of the mean size fill. */
-    public static final double TARGET_FILL = 0.9;
+    public static final double TARGET_FILL = 0.8;
+    /** The fewest whole entries of the mean size a fitted page holds. */
+    public static final int MIN_ENTRIES_PER_PAGE = 4;
     /** A fitted page size is at most the bytes of a flush over this. */
     public static final int MIN_FITTED_PAGES = 64;
     /** The largest page size fitting chooses. */
@@ -84,8 +88,9 @@ public final class SSTableOptions {
      * The options for one table of {@code entries} entries holding {@code dataBytes} key and value bytes, in a
      * store whose flushes write {@code flushBytes}: these options if the page size is not fitted or nothing is
      * known; otherwise an exact page size, the smallest power of two in [{@link #pageSize()},
-     * {@link #MAX_FITTED_PAGE_SIZE}] that whole entries of the mean size fill to {@link #TARGET_FILL} (the
-     * largest if none does), but no larger than {@code flushBytes /} {@link #MIN_FITTED_PAGES}.
+     * {@link #MAX_FITTED_PAGE_SIZE}] that holds {@link #MIN_ENTRIES_PER_PAGE} whole entries of the mean size and
+     * that they fill to {@link #TARGET_FILL} (the largest if none does), but no larger than {@code flushBytes /}
+     * {@link #MIN_FITTED_PAGES}.
      *
      * @param entries    the table's entries
      * @param dataBytes  their key and value bytes
@@ -98,7 +103,8 @@ public final class SSTableOptions {
         }
         double entry = (double) dataBytes / entries + ENTRY_ENCODING_BYTES;
         int size = pageSize;
-        while (size < MAX_FITTED_PAGE_SIZE && fill(size, entry) < TARGET_FILL
+        while (size < MAX_FITTED_PAGE_SIZE
+                && (fill(size, entry) < TARGET_FILL || entriesPerPage(size, entry) < MIN_ENTRIES_PER_PAGE)
                 && 2L * size * MIN_FITTED_PAGES <= flushBytes) {
             size *= 2;
         }
@@ -107,8 +113,12 @@ public final class SSTableOptions {
 
     /** The share of a page of {@code size} bytes that whole entries of {@code entry} bytes fill. */
     static double fill(int size, double entry) {
-        double usable = SSTableFormat.maxEntryBytes(size);
-        return Math.floor(usable / entry) * entry / size;
+        return entriesPerPage(size, entry) * entry / size;
+    }
+
+    /** The whole entries of {@code entry} bytes a page of {@code size} bytes holds. */
+    static double entriesPerPage(int size, double entry) {
+        return Math.floor(SSTableFormat.maxEntryBytes(size) / entry);
     }
 
     @Override

@@ -15,23 +15,27 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Page sizes fitted to the entries: fuller pages for large entries, exact sizes where the user gave one. */
+/** Page sizes fitted to the entries: larger pages for large entries, exact sizes where the user gave one. */
 class PageSizeFittingTest {
     @TempDir
     Path dir;
 
     @Test
-    void theSmallestPowerOfTwoThatWholeEntriesFillToNinetyPercent() {
+    void theSmallestPowerOfTwoThatHoldsFourEntriesFilledToEightyPercent() {
         SSTableOptions d = SSTableOptions.DEFAULT;
-        // 1 KB values, 23-byte YCSB keys: 76 % of 4 KiB, 88 % of 8 KiB, 94 % of 16 KiB.
-        assertThat(d.fittedTo(10_000, 10_000 * 1023L, 4L << 20).pageSize()).isEqualTo(16 * 1024);
+        // 1 KB values, 23-byte YCSB keys: 3 entries, 76 % of 4 KiB; 7 entries, 88 % of 8 KiB.
+        assertThat(d.fittedTo(10_000, 10_000 * 1023L, 4L << 20).pageSize()).isEqualTo(8192);
+        assertThat(SSTableOptions.fill(4096, 1031)).isBetween(0.75, 0.76);
+        assertThat(SSTableOptions.entriesPerPage(8192, 1031)).isEqualTo(7);
+        assertThat(SSTableOptions.fill(8192, 1031)).isBetween(0.88, 0.89);
+        // 2,000-byte entries fill 8 KiB to 98 % but only 4 of them fit; 3,000-byte ones need 16 KiB for 5.
+        assertThat(d.fittedTo(10_000, 10_000 * 1992L, 4L << 20).pageSize()).isEqualTo(8192);
+        assertThat(d.fittedTo(10_000, 10_000 * 2992L, 4L << 20).pageSize()).isEqualTo(16 * 1024);
         // ... unless a flush is too small to span 64 such pages: its filter and metadata pages would be padding.
         // The bound is the flush's, so a small table of a store with large flushes gets the store's size.
-        assertThat(d.fittedTo(60, 60 * 1023L, 4L << 20).pageSize()).isEqualTo(16 * 1024);
-        assertThat(d.fittedTo(10_000, 10_000 * 1023L, 512 * 1024).pageSize()).as("512 KiB flushes").isEqualTo(8192);
+        assertThat(d.fittedTo(60, 60 * 2992L, 4L << 20).pageSize()).isEqualTo(16 * 1024);
+        assertThat(d.fittedTo(10_000, 10_000 * 2992L, 512 * 1024).pageSize()).as("512 KiB flushes").isEqualTo(8192);
         assertThat(d.fittedTo(60, 60 * 1023L, 64 * 1024).pageSize()).as("64 KiB flushes").isEqualTo(4096);
-        assertThat(SSTableOptions.fill(4096, 1031)).isBetween(0.75, 0.76);
-        assertThat(SSTableOptions.fill(16384, 1031)).isGreaterThanOrEqualTo(SSTableOptions.TARGET_FILL);
         // 100-byte values already fill 4 KiB pages.
         assertThat(d.fittedTo(100_000, 100_000 * 123L, 4L << 20).pageSize()).isEqualTo(4096);
         // An entry too large for the largest fitted page: the largest.
@@ -80,7 +84,7 @@ class PageSizeFittingTest {
     void aStoreOfLargeValuesWritesFullerPagesByDefaultAndExactPagesWhenTold() throws IOException {
         long fitted = load(dir.resolve("fitted"), SSTableOptions.DEFAULT);
         long exact = load(dir.resolve("exact"), SSTableOptions.builder().pageSize(4096).fitPageSize(false).build());
-        assertThat(pageSizes(dir.resolve("fitted"))).isNotEmpty().containsOnly(16 * 1024);
+        assertThat(pageSizes(dir.resolve("fitted"))).isNotEmpty().containsOnly(8192);
         assertThat(pageSizes(dir.resolve("exact"))).isNotEmpty().containsOnly(4096);
         // Pages are packed (format version 2): the end a page's whole entries leave unused is not written, so on
         // disk the page size costs only its per-page bytes (header, checksum, offset, separator), and a table takes
