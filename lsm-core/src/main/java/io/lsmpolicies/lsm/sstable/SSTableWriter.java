@@ -8,9 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -70,7 +68,7 @@ public final class SSTableWriter implements Closeable {
     private long pagesEnd;
     /** The length of each finished page, the first {@link #nextPage} of them. */
     private int[] lengths = new int[64];
-    private final List<Separator> separators = new ArrayList<>();
+    private final Separators separators = new Separators();
     /** The previous entry's key (its first {@link #previousKeyLen} bytes) and sequence number. */
     private byte[] previousKey = new byte[64];
     private int previousKeyLen;
@@ -82,9 +80,6 @@ public final class SSTableWriter implements Closeable {
     private long minSequence = Long.MAX_VALUE;
     private long maxSequence = Long.MIN_VALUE;
     private boolean finished;
-
-    private record Separator(byte[] key, long sequence, long page) {
-    }
 
     private SSTableWriter(FileLayer files, Path path, FileChannel channel, SSTableOptions options,
             long minFlushIndex, long maxFlushIndex, long createdMillis, long expectedKeys) {
@@ -206,7 +201,7 @@ public final class SSTableWriter implements Closeable {
             startPage(SSTableFormat.LEAF);
         }
         if (pageCount == 0) {
-            separators.add(new Separator(Arrays.copyOfRange(key, keyAt, keyAt + keyLen), sequence, nextPage));
+            separators.add(key, keyAt, keyLen, sequence, nextPage);
         }
         page.put((byte) (tombstone ? 1 : 0));
         SSTableFormat.putVarLong(page, keyLen);
@@ -329,13 +324,15 @@ public final class SSTableWriter implements Closeable {
         }
         endPage();
         long leafPages = nextPage;
-        List<Separator> level = new ArrayList<>(separators);
+        Separators level = separators;
         int height = 1;
         while (level.size() > 1) {
             level = writeInternalLevel(level);
             height++;
         }
-        long root = level.get(0).page();
+        Separators.Cursor top = level.cursor();
+        top.next();
+        long root = top.page();
         byte[] bloomBytes = bloom.build().encode();
         long bloomStart = writeBlob(bloomBytes);
         SSTableMetadata meta = new SSTableMetadata(entries, tombstones, firstKey,
@@ -361,22 +358,22 @@ public final class SSTableWriter implements Closeable {
         return meta;
     }
 
-    private List<Separator> writeInternalLevel(List<Separator> children) throws IOException {
-        List<Separator> parents = new ArrayList<>();
+    private Separators writeInternalLevel(Separators children) throws IOException {
+        Separators parents = new Separators();
         startPage(SSTableFormat.INTERNAL);
-        for (Separator child : children) {
-            int size = internalEntrySize(child.key().length, child.sequence(), child.page());
+        for (Separators.Cursor child = children.cursor(); child.next(); ) {
+            int size = internalEntrySize(child.keyLength(), child.sequence(), child.page());
             if (page.remaining() - SSTableFormat.PAGE_CRC_BYTES < size) {
                 endPage();
                 startPage(SSTableFormat.INTERNAL);
             }
             if (pageCount == 0) {
-                parents.add(new Separator(child.key(), child.sequence(), nextPage));
+                parents.add(child.keyArray(), child.keyOffset(), child.keyLength(), child.sequence(), nextPage);
             }
-            SSTableFormat.putVarLong(page, child.key().length);
+            SSTableFormat.putVarLong(page, child.keyLength());
             SSTableFormat.putVarLong(page, child.sequence());
             SSTableFormat.putVarLong(page, child.page());
-            page.put(child.key());
+            page.put(child.keyArray(), child.keyOffset(), child.keyLength());
             pageCount++;
         }
         endPage();
