@@ -87,7 +87,7 @@ final class FlushJob {
     /** {@link MergeOrder#FLUSH_THEN_MERGE}: one level-0 table, then the policy is told and merges start. */
     private void flushToTable(LiveMemTable m, long flushIndex, long start) throws IOException {
         List<TableRecord> out = ctx.builder().write(ctx.builder().flushEntries(m), ctx.builder().optionsFor(m),
-                m.table().size(), OutputCutter.of(OutputCut.SINGLE_FILE), 0, IoCause.FLUSH, flushIndex, flushIndex, oldestTombstone(m),
+                OutputCutter.of(OutputCut.SINGLE_FILE), 0, IoCause.FLUSH, flushIndex, flushIndex, oldestTombstone(m),
                 true);
         ctx.syncDirectory();
         List<TableHandle> opened = ctx.tables().openNew(out);

@@ -65,15 +65,12 @@ final class TableBuilder {
      * Writes {@code entries} as SSTables of {@code level}, cut as {@code cutter} says (never between two versions of
      * one key).
      *
-     * @param options      the tables' options ({@link #optionsFor})
-     * @param expectedKeys an upper bound of the entries (a flush's, or the sum of a merge's inputs'), which sizes
-     *                     the Bloom filter's builder of a table the cutter never cuts; 0 if not known
-     * @param flushed      whether a flush writes them (their bytes count as flushed)
+     * @param options the tables' options ({@link #optionsFor})
+     * @param flushed whether a flush writes them (their bytes count as flushed)
      * @return the new tables; empty if {@code entries} was empty
      */
-    List<TableRecord> write(EntryCursor entries, SSTableOptions options, long expectedKeys, OutputCutter cutter,
-            int level, IoCause cause, long minFlush, long maxFlush, long oldestTombstone, boolean flushed)
-            throws IOException {
+    List<TableRecord> write(EntryCursor entries, SSTableOptions options, OutputCutter cutter, int level,
+            IoCause cause, long minFlush, long maxFlush, long oldestTombstone, boolean flushed) throws IOException {
         List<TableRecord> out = new ArrayList<>();
         SSTableWriter writer = null;
         long number = 0;
@@ -100,7 +97,7 @@ final class TableBuilder {
                 if (writer == null) {
                     number = manifest.newFileNumber();
                     writer = SSTableWriter.create(files, cause, tables.tablePath(number), options, minFlush, maxFlush,
-                            System.currentTimeMillis(), cutter.singleFile() ? expectedKeys : 0);
+                            System.currentTimeMillis());
                 }
                 writer.add(entries);
             }
@@ -183,7 +180,7 @@ final class TableBuilder {
                 dataBytes += h.record().dataBytes();
             }
             EntryCursor merged = new VersionCollapse(new MergingCursor(sources), snapshots.sequences(), bottommost);
-            return write(merged, sstable.fittedTo(entries, dataBytes, flushBytes), entries, cutter, level,
+            return write(merged, sstable.fittedTo(entries, dataBytes, flushBytes), cutter, level,
                     inputs.isEmpty() ? IoCause.FLUSH : IoCause.MERGE, minFlush, maxFlush, oldestTombstone, false);
         } finally {
             for (SSTableReader r : readers) {

@@ -1,6 +1,8 @@
 package io.lsmpolicies.lsm.sstable;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * An immutable Bloom filter over keys: {@link #mightContain(byte[])} is never false for an added key, and is
@@ -114,22 +116,32 @@ public final class BloomFilter {
 
     /** Collects the keys of one SSTable; {@link #build()} sizes the filter for them. */
     public static final class Builder {
-        /** The capacity of a builder given no expected count; it grows by half when full. */
-        private static final int INITIAL_CAPACITY = 1024;
+        /**
+         * Chunk c holds (1,024 &lt;&lt; c) keys less {@link #HEADER_KEYS}, at most 2^20 less that (12 MiB of hashes): a
+         * large chunk is a humongous object in G1, given whole regions, and a power of two plus the array's header
+         * would take one more region than its data.
+         */
+        private static final int FIRST_CHUNK_KEYS = 1024;
+        private static final int MAX_CHUNK_KEYS = 1 << 20;
+        private static final int HEADER_KEYS = 16;
         private final int bitsPerKey;
         /**
          * Per key, what the blocked layout uses of its hash halves (h1, h2): the high half of h1, which picks the
-         * block, and h2, which picks the bits in it. Twelve bytes a key, kept until {@link #build} knows the count.
+         * block, and h2, which picks the bits in it; 12 bytes a key, kept until {@link #build} knows the count. They
+         * fill chunks that are never copied: a merge's output of millions of keys holds them once, plus at most one
+         * chunk's spare room, whatever the count.
          */
-        private int[] blockHashes;
-        private long[] bitHashes;
+        private final List<int[]> blockChunks = new ArrayList<>();
+        private final List<long[]> bitChunks = new ArrayList<>();
+        private int[] blockHashes = new int[0];
+        private long[] bitHashes = new long[0];
+        /** Keys in the last chunk. */
+        private int filled;
         private final long[] scratch = new long[2];
         private int count;
 
-        private Builder(int bitsPerKey, int capacity) {
+        private Builder(int bitsPerKey) {
             this.bitsPerKey = bitsPerKey;
-            this.blockHashes = new int[capacity];
-            this.bitHashes = new long[capacity];
         }
 
         /**
@@ -151,14 +163,20 @@ public final class BloomFilter {
          * @return this builder
          */
         public Builder add(byte[] bytes, int from, int length) {
-            if (count == bitHashes.length) {
-                int capacity = (int) Math.min(Integer.MAX_VALUE - 8, count + Math.max(16, count / 2L));
-                blockHashes = java.util.Arrays.copyOf(blockHashes, capacity);
-                bitHashes = java.util.Arrays.copyOf(bitHashes, capacity);
+            if (filled == bitHashes.length) {
+                int keys = bitHashes.length == 0 ? FIRST_CHUNK_KEYS
+                        : Math.min(MAX_CHUNK_KEYS, 2 * (bitHashes.length + HEADER_KEYS));
+                keys -= HEADER_KEYS;
+                blockHashes = new int[keys];
+                bitHashes = new long[keys];
+                blockChunks.add(blockHashes);
+                bitChunks.add(bitHashes);
+                filled = 0;
             }
             hashHalves(bytes, from, length, scratch, 0);
-            blockHashes[count] = (int) (scratch[0] >>> 32);
-            bitHashes[count] = scratch[1];
+            blockHashes[filled] = (int) (scratch[0] >>> 32);
+            bitHashes[filled] = scratch[1];
+            filled++;
             count++;
             return this;
         }
@@ -180,8 +198,13 @@ public final class BloomFilter {
             }
             int probes = Math.max(1, Math.min(30, (int) Math.round(bitsPerKey * Math.log(2))));
             BloomFilter filter = new BloomFilter(VERSION_BLOCKED, new long[(int) (blocks * BLOCK_BITS / 64)], probes);
-            for (int i = 0; i < count; i++) {
-                filter.set((long) blockHashes[i] << 32, bitHashes[i]);
+            for (int c = 0; c < bitChunks.size(); c++) {
+                int[] block = blockChunks.get(c);
+                long[] bit = bitChunks.get(c);
+                int n = c == bitChunks.size() - 1 ? filled : bit.length;
+                for (int i = 0; i < n; i++) {
+                    filter.set((long) block[i] << 32, bit[i]);
+                }
             }
             return filter;
         }
@@ -195,28 +218,10 @@ public final class BloomFilter {
      * @throws IllegalArgumentException if {@code bitsPerKey} is outside [1, 64]
      */
     public static Builder builder(int bitsPerKey) {
-        return builder(bitsPerKey, 0);
-    }
-
-    /**
-     * A builder with {@code bitsPerKey} bits per key that holds {@code expectedKeys} keys without growing: a writer
-     * that knows how many keys at most its table will hold (a flush's entries, the sum of a merge's inputs) sizes it
-     * once, so that the keys' hashes, kept until the filter is built, are never copied. More keys are accepted.
-     *
-     * @param bitsPerKey   bits per key in [1, 64]
-     * @param expectedKeys the keys it will likely hold; 0 if not known
-     * @return an empty builder
-     * @throws IllegalArgumentException if {@code bitsPerKey} is outside [1, 64] or {@code expectedKeys} is negative
-     */
-    public static Builder builder(int bitsPerKey, long expectedKeys) {
         if (bitsPerKey < 1 || bitsPerKey > 64) {
             throw new IllegalArgumentException("Bloom filter bits per key must be in [1, 64], was " + bitsPerKey);
         }
-        if (expectedKeys < 0) {
-            throw new IllegalArgumentException("expected keys must be >= 0, was " + expectedKeys);
-        }
-        int capacity = expectedKeys == 0 ? Builder.INITIAL_CAPACITY : (int) Math.min(expectedKeys, Integer.MAX_VALUE - 8);
-        return new Builder(bitsPerKey, capacity);
+        return new Builder(bitsPerKey);
     }
 
     /** Sets the bits of the key with hash halves (h1, h2). */

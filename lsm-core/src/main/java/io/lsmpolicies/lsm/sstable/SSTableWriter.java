@@ -82,7 +82,7 @@ public final class SSTableWriter implements Closeable {
     private boolean finished;
 
     private SSTableWriter(FileLayer files, Path path, FileChannel channel, SSTableOptions options,
-            long minFlushIndex, long maxFlushIndex, long createdMillis, long expectedKeys) {
+            long minFlushIndex, long maxFlushIndex, long createdMillis) {
         this.files = files;
         this.path = path;
         this.channel = channel;
@@ -90,7 +90,7 @@ public final class SSTableWriter implements Closeable {
         this.minFlushIndex = minFlushIndex;
         this.maxFlushIndex = maxFlushIndex;
         this.createdMillis = createdMillis;
-        this.bloom = BloomFilter.builder(options.bloomBitsPerKey(), expectedKeys);
+        this.bloom = BloomFilter.builder(options.bloomBitsPerKey());
         this.pending = new byte[Math.max(pageSize, WRITE_BUFFER_BYTES)];
         this.spare = new byte[pending.length];
         pageAt(0, SSTableFormat.LEAF);
@@ -128,25 +128,8 @@ public final class SSTableWriter implements Closeable {
      */
     public static SSTableWriter create(FileLayer files, IoCause cause, Path path, SSTableOptions options,
             long minFlushIndex, long maxFlushIndex, long createdMillis) throws IOException {
-        return create(files, cause, path, options, minFlushIndex, maxFlushIndex, createdMillis, 0);
-    }
-
-    /**
-     * As {@link #create(FileLayer, IoCause, Path, SSTableOptions, long, long, long)}, for a table that will likely
-     * hold {@code expectedKeys} distinct keys: the Bloom filter's builder keeps that many keys' hashes (12 bytes
-     * each) without growing ({@link BloomFilter#builder(int, long)}), so that a large merge's output never copies
-     * them. A count above it is still accepted.
-     *
-     * @param expectedKeys the keys the table will likely hold (a flush's entries, a merge's input entries); 0 if
-     *                     not known
-     * @return the writer; {@link #finish} it, then close it
-     * @throws IOException if the file cannot be created
-     */
-    public static SSTableWriter create(FileLayer files, IoCause cause, Path path, SSTableOptions options,
-            long minFlushIndex, long maxFlushIndex, long createdMillis, long expectedKeys) throws IOException {
         FileChannel channel = files.open(path, cause, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        return new SSTableWriter(files, path, channel, options, minFlushIndex, maxFlushIndex, createdMillis,
-                expectedKeys);
+        return new SSTableWriter(files, path, channel, options, minFlushIndex, maxFlushIndex, createdMillis);
     }
 
     /**

@@ -109,11 +109,6 @@ public final class OutputCutter {
         return of(cut, none, none, new long[0]);
     }
 
-    /** {@return whether this cutter never cuts (a {@code SingleFile} output, or a target no file can reach)} */
-    public boolean singleFile() {
-        return hardCap == Long.MAX_VALUE && !grandparentRules && cursor == null;
-    }
-
     /**
      * Whether to start a new file before {@code key}, the current file holding {@code fileBytes} bytes
      * ({@code fileBytes == 0}: no file is open, so never). Call once per distinct key, ascending.

@@ -53,15 +53,6 @@ class OutputCutterTest {
     }
 
     @Test
-    void onlyASingleFileOutputSaysItNeverCuts() {
-        assertThat(OutputCutter.of(OutputCut.SINGLE_FILE).singleFile()).isTrue();
-        assertThat(OutputCutter.of(new OutputCut.ByTargetSize(1000)).singleFile()).isFalse();
-        assertThat(OutputCutter.of(new OutputCut.ByTargetSize(Long.MAX_VALUE)).singleFile()).isTrue();
-        assertThat(grandparents(new OutputCut.AtGrandparentBoundaries(Long.MAX_VALUE, Long.MAX_VALUE), 1000)
-                .singleFile()).isFalse();
-    }
-
-    @Test
     void ruleAKeepsEachFilesFutureMergeWithinMaxCompactionBytes() {
         // Key 100 enters grandparent 1: the file overlaps 2 grandparents (2000) and holds 1000 bytes.
         assertThat(cuts(grandparents(new OutputCut.AtGrandparentBoundaries(1L << 40, 2500), 1000),
