@@ -110,6 +110,9 @@ final class SSTableFormat {
         return (int) c.getValue();
     }
 
+    /** The most bytes a varlong takes (a 64-bit value, 7 bits a byte). */
+    static final int MAX_VARLONG_BYTES = 10;
+
     static void putVarLong(ByteBuffer b, long v) {
         while ((v & ~0x7FL) != 0) {
             b.put((byte) ((v & 0x7F) | 0x80));
@@ -140,7 +143,7 @@ final class SSTableFormat {
                 return v;
             }
         }
-        throw new IllegalArgumentException("varint longer than 10 bytes");
+        throw new IllegalArgumentException("varint longer than " + MAX_VARLONG_BYTES + " bytes");
     }
 
     /** Bytes one leaf entry of a {@code keyLen}-byte key and {@code valueLen}-byte value takes. */

@@ -285,7 +285,7 @@ public final class SSTableWriter implements Closeable {
      * @return the bytes
      */
     public static int maxEntryBytes(int pageSize) {
-        return SSTableFormat.maxEntryBytes(pageSize) - 1 - 3 * 10;
+        return SSTableFormat.maxEntryBytes(pageSize) - 1 - 3 * SSTableFormat.MAX_VARLONG_BYTES;
     }
 
     private static int internalEntrySize(int keyLen, long sequence, long child) {
@@ -345,7 +345,7 @@ public final class SSTableWriter implements Closeable {
         Separators parents = new Separators();
         startPage(SSTableFormat.INTERNAL);
         for (Separators.Cursor child = children.cursor(); child.next(); ) {
-            int size = internalEntrySize(child.keyLength(), child.sequence(), child.page());
+            int size = child.entryLength();
             if (page.remaining() - SSTableFormat.PAGE_CRC_BYTES < size) {
                 endPage();
                 startPage(SSTableFormat.INTERNAL);
@@ -353,10 +353,7 @@ public final class SSTableWriter implements Closeable {
             if (pageCount == 0) {
                 parents.add(child.keyArray(), child.keyOffset(), child.keyLength(), child.sequence(), nextPage);
             }
-            SSTableFormat.putVarLong(page, child.keyLength());
-            SSTableFormat.putVarLong(page, child.sequence());
-            SSTableFormat.putVarLong(page, child.page());
-            page.put(child.keyArray(), child.keyOffset(), child.keyLength());
+            page.put(child.keyArray(), child.entryOffset(), size); // encoded as this entry already
             pageCount++;
         }
         endPage();
