@@ -369,6 +369,6 @@ final class Page {
                 return v;
             }
         }
-        throw new IllegalArgumentException("varint longer than 10 bytes");
+        throw new IllegalArgumentException("varint longer than " + SSTableFormat.MAX_VARLONG_BYTES + " bytes");
     }
 }
