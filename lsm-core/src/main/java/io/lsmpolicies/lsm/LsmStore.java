@@ -68,6 +68,8 @@ public final class LsmStore implements Closeable {
     private final DirectoryLock lock;
     private final ExecutorService flusher;
     private final ExecutorService mergers;
+    /** Runs the key ranges of split merges but the first; null if merges are never split. */
+    private final ExecutorService subcompactors;
     private final MergeScheduler scheduler;
     private final FlushJob flushJob;
     private final WritePath writes;
@@ -88,8 +90,11 @@ public final class LsmStore implements Closeable {
         RunState run = new RunState(dir, readOnly, mutex, events);
         this.purger = new FilePurger(files, run);
         TableSet tables = new TableSet(files, dir, cache, stats, mutex, purger, options.memtableBytes());
+        this.subcompactors = options.subcompactions() > 1
+                ? DaemonThreads.pool("lsm-subcompaction", options.subcompactions() - 1) : null;
         this.ctx = new StoreContext(dir, options, options.policy(), files, manifest, mutex, run, stats, tables,
-                new TableBuilder(files, tables, options.sstable(), options.memtableBytes(), manifest, stats, snapshots),
+                new TableBuilder(files, tables, options.sstable(), options.memtableBytes(), manifest, stats, snapshots,
+                        subcompactors, options.subcompactions(), options.subcompactionBytes()),
                 snapshots, events);
         this.flusher = DaemonThreads.pool("lsm-flush", 1);
         this.mergers = DaemonThreads.pool("lsm-merge", options.mergeThreads());
@@ -480,6 +485,9 @@ public final class LsmStore implements Closeable {
         ctx.run().markClosed();
         DaemonThreads.shutdown(flusher);
         DaemonThreads.shutdown(mergers);
+        if (subcompactors != null) {
+            DaemonThreads.shutdown(subcompactors); // after the merges, which wait for their ranges
+        }
         IOException first = null;
         try {
             writes.closeLog();

@@ -5,6 +5,7 @@ import io.lsmpolicies.lsm.manifest.ManifestEdit;
 import io.lsmpolicies.lsm.manifest.TableRecord;
 import io.lsmpolicies.merge.spi.MergeJob;
 import io.lsmpolicies.merge.spi.MergeKind;
+import io.lsmpolicies.merge.spi.OutputCut;
 import io.lsmpolicies.merge.spi.OutputCutter;
 import io.lsmpolicies.merge.spi.PolicyState;
 import io.lsmpolicies.merge.spi.SSTableInfo;
@@ -32,6 +33,8 @@ final class MergeTask {
     private final List<TableHandle> inputs = new ArrayList<>();
     private final List<TableHandle> reads = new ArrayList<>();
     private boolean bottommost;
+    /** Whether the job may be split by key (see {@link StoreOptions#subcompactions()}). */
+    private boolean splittable;
     private OutputCutter cutter;
     private final ManifestEdit.Builder edit = ManifestEdit.builder();
     /** The tables the edit adds: the merge's outputs, the moved table's new record, or the virtual table. */
@@ -105,6 +108,10 @@ final class MergeTask {
             reads.addAll(h.realTables());
         }
         bottommost = ctx.tables().isBottommost(inputs, reads, 0);
+        // A stack-shaped merge (one file into level 0) in a store of one level: its output is one component,
+        // whatever number of files it takes. A leveled policy's files are its own to cut.
+        splittable = job.kind() == MergeKind.REAL && job.outputLevel() == 0
+                && job.cut() instanceof OutputCut.SingleFile && ctx.manifest().current().levels().size() <= 1;
         List<TableRecord> grandparents = ctx.manifest().current().level(job.outputLevel() + 1);
         cutter = OutputCutter.of(job.cut(), grandparents.stream().map(TableRecord::minKey).toArray(byte[][]::new),
                 grandparents.stream().map(TableRecord::maxKey).toArray(byte[][]::new),
@@ -116,7 +123,8 @@ final class MergeTask {
         switch (job.kind()) {
             case TRIVIAL_MOVE -> added = List.of(inputs.get(0).record().atLevel(job.outputLevel()));
             case REAL -> {
-                written = ctx.builder().merge(reads, null, 0, cutter, job.outputLevel(), bottommost);
+                written = splittable ? ctx.builder().mergeSplittable(reads, job.outputLevel(), bottommost)
+                        : ctx.builder().merge(reads, null, 0, cutter, job.outputLevel(), bottommost);
                 added = written;
                 ctx.syncDirectory();
             }

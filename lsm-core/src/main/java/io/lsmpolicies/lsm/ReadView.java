@@ -12,12 +12,15 @@ record ReadView(LiveMemTable active, List<LiveMemTable> immutables, Version vers
         immutables = List.copyOf(immutables);
     }
 
-    /** SSTables a point read may probe: level-0 tables plus non-empty deeper levels (docs/architecture.md). */
+    /**
+     * Sorted runs a point read may probe: level-0 components (a merge split by key is one) plus non-empty deeper
+     * levels (docs/architecture.md).
+     */
     int components() {
-        int n = 0;
+        int n = version.set().level0Components().size();
         var levels = version.levels();
-        for (int i = 0; i < levels.size(); i++) {
-            n += i == 0 ? levels.get(0).size() : (levels.get(i).isEmpty() ? 0 : 1);
+        for (int i = 1; i < levels.size(); i++) {
+            n += levels.get(i).isEmpty() ? 0 : 1;
         }
         return n;
     }

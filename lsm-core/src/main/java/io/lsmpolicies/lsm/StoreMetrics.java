@@ -80,7 +80,7 @@ public record StoreMetrics(Writes writes, Flushes flushes, Merges merges, Reads 
     }
 
     /**
-     * @param components    SSTables a point read may probe now
+     * @param components    sorted runs a point read may probe now (level-0 components and non-empty deeper levels)
      * @param live          tables in the current component set
      * @param virtual       virtual tables among them
      * @param diskBytes     SSTable bytes on disk now

@@ -28,6 +28,8 @@ public final class StoreOptions {
     private final SSTableOptions sstable;
     private final long blockCacheBytes;
     private final int mergeThreads;
+    private final int subcompactions;
+    private final long subcompactionBytes;
     private final int maxKeyBytes;
     private final int maxValueBytes;
     private final DeviceProfile device;
@@ -38,6 +40,8 @@ public final class StoreOptions {
 
     /** The default MemTable budget, 4 MiB. */
     public static final long DEFAULT_MEMTABLE_BYTES = 4L << 20;
+    /** The default least input bytes per key range of a split merge, 32 MiB. */
+    public static final long DEFAULT_SUBCOMPACTION_BYTES = 32L << 20;
     /** The default merge policy. */
     public static final String DEFAULT_POLICY = "binomial:k=6";
     /** The default write-ahead-log segment size before a new segment starts, 64 MiB. */
@@ -47,7 +51,8 @@ public final class StoreOptions {
 
     /** @throws IllegalArgumentException naming the setting, the value and the accepted range */
         private StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMode walMode, MergePolicy policy,
-            MergeOrder mergeOrder, SSTableOptions sstable, long blockCacheBytes, int mergeThreads, int maxKeyBytes,
+            MergeOrder mergeOrder, SSTableOptions sstable, long blockCacheBytes, int mergeThreads, int subcompactions,
+            long subcompactionBytes, int maxKeyBytes,
             int maxValueBytes, DeviceProfile device, ManifestOptions manifest, long writeBytesPerSecond,
             long eventLogBytes, long walSegmentBytes) {
         Objects.requireNonNull(walMode, "walMode");
@@ -59,6 +64,8 @@ public final class StoreOptions {
         range("maxImmutableMemtables", maxImmutableMemtables, 1, 64);
         range("blockCacheBytes", blockCacheBytes, 0, Long.MAX_VALUE);
         range("mergeThreads", mergeThreads, 1, 64);
+        range("subcompactions", subcompactions, 1, 64);
+        range("subcompactionBytes", subcompactionBytes, 4096, 1L << 40);
         range("writeBytesPerSecond", writeBytesPerSecond, 0, Long.MAX_VALUE);
         range("eventLogBytes", eventLogBytes, 0, 1L << 40);
         range("walSegmentBytes", walSegmentBytes, 0, 1L << 40);
@@ -78,6 +85,8 @@ public final class StoreOptions {
         this.sstable = sstable;
         this.blockCacheBytes = blockCacheBytes;
         this.mergeThreads = mergeThreads;
+        this.subcompactions = subcompactions;
+        this.subcompactionBytes = subcompactionBytes;
         this.maxKeyBytes = maxKeyBytes;
         this.maxValueBytes = maxValueBytes;
         this.device = device;
@@ -160,6 +169,29 @@ public final class StoreOptions {
         return mergeThreads;
     }
 
+    /**
+     * Threads one merge of a stack-based policy may use: a merge whose inputs hold at least twice
+     * {@link #subcompactionBytes()} is split by key into up to this many ranges, merged at once, each range
+     * written as its own file; the files of one merge share its flushes and hold disjoint keys, and are one
+     * component (one sorted run) to the policy and to reads. Default 2, in [1, 64]; 1 never splits. Merges of
+     * leveled policies and merges that take a MemTable are never split.
+     *
+     * @return the most key ranges of one merge
+     */
+    public int subcompactions() {
+        return subcompactions;
+    }
+
+    /**
+     * The least input bytes each key range of a split merge reads: a merge of b input bytes is split into
+     * min({@link #subcompactions()}, floor(b / this)) ranges. Default 32 MiB, in [4 KiB, 1 TiB].
+     *
+     * @return the bytes
+     */
+    public long subcompactionBytes() {
+        return subcompactionBytes;
+    }
+
     /** {@return the largest key accepted; default 1 KiB} Key plus value must fit one page. */
     public int maxKeyBytes() {
         return maxKeyBytes;
@@ -216,6 +248,8 @@ public final class StoreOptions {
                 && Objects.equals(sstable, other.sstable)
                 && blockCacheBytes == other.blockCacheBytes
                 && mergeThreads == other.mergeThreads
+                && subcompactions == other.subcompactions
+                && subcompactionBytes == other.subcompactionBytes
                 && maxKeyBytes == other.maxKeyBytes
                 && maxValueBytes == other.maxValueBytes
                 && Objects.equals(device, other.device)
@@ -227,7 +261,7 @@ public final class StoreOptions {
     @Override
     public int hashCode() {
         return Objects.hash(memtableBytes, maxImmutableMemtables, walMode, policy, mergeOrder, sstable, blockCacheBytes,
-                mergeThreads, maxKeyBytes, maxValueBytes, device, manifest, writeBytesPerSecond, eventLogBytes,
+                mergeThreads, subcompactions, subcompactionBytes, maxKeyBytes, maxValueBytes, device, manifest, writeBytesPerSecond, eventLogBytes,
                 walSegmentBytes);
     }
 
@@ -241,6 +275,8 @@ public final class StoreOptions {
                 + "sstable=" + sstable + ", "
                 + "blockCacheBytes=" + blockCacheBytes + ", "
                 + "mergeThreads=" + mergeThreads + ", "
+                + "subcompactions=" + subcompactions + ", "
+                + "subcompactionBytes=" + subcompactionBytes + ", "
                 + "maxKeyBytes=" + maxKeyBytes + ", "
                 + "maxValueBytes=" + maxValueBytes + ", "
                 + "device=" + device + ", "
@@ -284,6 +320,8 @@ public final class StoreOptions {
         b.sstable = sstable;
         b.blockCacheBytes = blockCacheBytes;
         b.mergeThreads = mergeThreads;
+        b.subcompactions = subcompactions;
+        b.subcompactionBytes = subcompactionBytes;
         b.maxKeyBytes = maxKeyBytes;
         b.maxValueBytes = maxValueBytes;
         b.device = device;
@@ -306,6 +344,8 @@ public final class StoreOptions {
         private SSTableOptions sstable = SSTableOptions.DEFAULT;
         private long blockCacheBytes = 32L << 20;
         private int mergeThreads = 1;
+        private int subcompactions = 2;
+        private long subcompactionBytes = DEFAULT_SUBCOMPACTION_BYTES;
         private int maxKeyBytes = DEFAULT_MAX_KEY_BYTES;
         private Integer maxValueBytes;
         private DeviceProfile device;
@@ -414,6 +454,28 @@ public final class StoreOptions {
         }
 
         /**
+         * Sets the most key ranges (threads) one merge is split into.
+         *
+         * @param v the most key ranges of one merge; 1 never splits
+         * @return this builder
+         */
+        public Builder subcompactions(int v) {
+            subcompactions = v;
+            return this;
+        }
+
+        /**
+         * Sets the least input bytes per key range of a split merge.
+         *
+         * @param v the least input bytes per range
+         * @return this builder
+         */
+        public Builder subcompactionBytes(long v) {
+            subcompactionBytes = v;
+            return this;
+        }
+
+        /**
          * Sets the largest key in bytes.
          *
          * @param v the largest key in bytes
@@ -500,7 +562,7 @@ public final class StoreOptions {
                     : SSTableWriter.maxEntryBytes(sstable.pageSize()) - maxKeyBytes;
             return new StoreOptions(memtableBytes, maxImmutableMemtables, walMode,
                     policy != null ? policy : MergePolicies.parse(DEFAULT_POLICY), mergeOrder, sstable,
-                    blockCacheBytes, mergeThreads, maxKeyBytes, values, device, manifest, writeBytesPerSecond,
+                    blockCacheBytes, mergeThreads, subcompactions, subcompactionBytes, maxKeyBytes, values, device, manifest, writeBytesPerSecond,
                     eventLogBytes, walSegmentBytes);
         }
     }

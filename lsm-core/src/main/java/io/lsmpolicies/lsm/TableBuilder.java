@@ -13,11 +13,17 @@ import io.lsmpolicies.lsm.sstable.SSTableReader;
 import io.lsmpolicies.lsm.sstable.SSTableMetadata;
 import io.lsmpolicies.lsm.sstable.SSTableOptions;
 import io.lsmpolicies.lsm.sstable.SSTableWriter;
+import io.lsmpolicies.merge.spi.OutputCut;
 import io.lsmpolicies.merge.spi.OutputCutter;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Writes SSTables: a MemTable's entries (a flush), or the k-way merge of tables and possibly a MemTable (a merge),
@@ -38,9 +44,20 @@ final class TableBuilder {
     private final Manifest manifest;
     private final StoreStatistics stats;
     private final Snapshots snapshots;
+    /** Runs the key ranges of a split merge but the first (null: merges are never split). */
+    private final ExecutorService subcompactors;
+    private final int subcompactions;
+    private final long subcompactionBytes;
 
+    /**
+     * @param subcompactors      runs the ranges of a split merge other than the first, which the merge's own thread
+     *                           runs; null if {@code subcompactions} is 1
+     * @param subcompactions     the most key ranges of one merge
+     * @param subcompactionBytes the least input bytes per range
+     */
     TableBuilder(FileLayer files, TableSet tables, SSTableOptions sstable, long flushBytes, Manifest manifest,
-            StoreStatistics stats, Snapshots snapshots) {
+            StoreStatistics stats, Snapshots snapshots, ExecutorService subcompactors, int subcompactions,
+            long subcompactionBytes) {
         this.files = files;
         this.tables = tables;
         this.sstable = sstable;
@@ -48,6 +65,9 @@ final class TableBuilder {
         this.manifest = manifest;
         this.stats = stats;
         this.snapshots = snapshots;
+        this.subcompactors = subcompactors;
+        this.subcompactions = subcompactors == null ? 1 : subcompactions;
+        this.subcompactionBytes = subcompactionBytes;
     }
 
     /** The options for a table written from {@code mem}: the page size fitted to its entries. */
@@ -148,10 +168,25 @@ final class TableBuilder {
      * k-way merge of {@code mem} (if not null: the newest source, flush number {@code memFlushIndex}) and the
      * real tables {@code inputs}, read through their own readers (I/O charged to merges, not the block cache),
      * written as {@code level} tables cut by {@code cutter}; {@code bottommost} lets tombstones with nothing older
-     * behind them go.
+     * behind them go. Never split.
      */
     List<TableRecord> merge(List<TableHandle> inputs, LiveMemTable mem, long memFlushIndex, OutputCutter cutter,
             int level, boolean bottommost) throws IOException {
+        return merge(inputs, mem, memFlushIndex, cutter, level, bottommost, false);
+    }
+
+    /**
+     * As {@link #merge(List, LiveMemTable, long, OutputCutter, int, boolean)}, without a MemTable, into one component:
+     * if the inputs hold enough bytes, the merge is split by key into ranges (see {@link KeyRanges}) merged at once,
+     * this thread taking the first; each range is one file, cut never (the files share the merge's flushes and
+     * hold disjoint keys: one sorted run). If any range fails, every file of every range is deleted.
+     */
+    List<TableRecord> mergeSplittable(List<TableHandle> inputs, int level, boolean bottommost) throws IOException {
+        return merge(inputs, null, 0, OutputCutter.of(OutputCut.SINGLE_FILE), level, bottommost, true);
+    }
+
+    private List<TableRecord> merge(List<TableHandle> inputs, LiveMemTable mem, long memFlushIndex,
+            OutputCutter cutter, int level, boolean bottommost, boolean splittable) throws IOException {
         List<SSTableReader> readers = new ArrayList<>();
         try {
             List<EntryCursor> sources = new ArrayList<>();
@@ -160,6 +195,7 @@ final class TableBuilder {
             long oldestTombstone = Long.MAX_VALUE;
             long entries = 0;
             long dataBytes = 0;
+            long inputBytes = 0;
             if (mem != null) {
                 MemTable t = mem.table();
                 entries += t.size();
@@ -170,22 +206,115 @@ final class TableBuilder {
                 oldestTombstone = mem.table().tombstones() > 0 ? mem.createdMillis() : Long.MAX_VALUE;
             }
             for (TableHandle h : inputs) {
-                SSTableReader r = SSTableReader.open(files, IoCause.MERGE, h.path(), NO_CACHE);
-                readers.add(r);
-                sources.add(r.scanInPlace(MERGE_READ_AHEAD_BYTES));
+                readers.add(SSTableReader.open(files, IoCause.MERGE, h.path(), NO_CACHE));
                 minFlush = Math.min(minFlush, h.record().minFlushIndex());
                 maxFlush = Math.max(maxFlush, h.record().maxFlushIndex());
                 oldestTombstone = Math.min(oldestTombstone, h.record().oldestTombstoneMillis());
                 entries += h.record().entries();
                 dataBytes += h.record().dataBytes();
+                inputBytes += h.record().fileBytes();
             }
-            EntryCursor merged = new VersionCollapse(new MergingCursor(sources), snapshots.sequences(), bottommost);
-            return write(merged, sstable.fittedTo(entries, dataBytes, flushBytes), cutter, level,
-                    inputs.isEmpty() ? IoCause.FLUSH : IoCause.MERGE, minFlush, maxFlush, oldestTombstone, false);
+            SSTableOptions options = sstable.fittedTo(entries, dataBytes, flushBytes);
+            IoCause cause = inputs.isEmpty() ? IoCause.FLUSH : IoCause.MERGE;
+            int ranges = splittable ? (int) Math.min(subcompactions, inputBytes / subcompactionBytes) : 1;
+            List<byte[]> splits = ranges > 1 ? KeyRanges.splitKeys(readers, ranges) : List.of();
+            if (splits.isEmpty()) {
+                for (SSTableReader r : readers) {
+                    sources.add(r.scanInPlace(MERGE_READ_AHEAD_BYTES));
+                }
+                EntryCursor merged = new VersionCollapse(new MergingCursor(sources), snapshots.sequences(), bottommost);
+                return write(merged, options, cutter, level, cause, minFlush, maxFlush, oldestTombstone, false);
+            }
+            long[] meta = {minFlush, maxFlush, oldestTombstone};
+            return mergeRanges(readers, splits, options, level, bottommost, meta);
         } finally {
             for (SSTableReader r : readers) {
                 r.close();
             }
         }
+    }
+
+    /**
+     * Merges {@code readers} range by range, the ranges cut at {@code splits} (ascending): the first on this
+     * thread, the others on {@link #subcompactors}. Waits for every range; if one failed, deletes what the others
+     * wrote and throws the first failure (the others suppressed).
+     *
+     * @param meta the outputs' first flush, last flush and oldest tombstone
+     */
+    private List<TableRecord> mergeRanges(List<SSTableReader> readers, List<byte[]> splits, SSTableOptions options,
+            int level, boolean bottommost, long[] meta) throws IOException {
+        int n = splits.size() + 1;
+        List<Future<List<TableRecord>>> others = new ArrayList<>(n - 1);
+        List<TableRecord> out = new ArrayList<>();
+        Throwable failure = null;
+        try {
+            for (int i = 1; i < n; i++) {
+                byte[] from = splits.get(i - 1);
+                byte[] to = i < n - 1 ? splits.get(i) : null;
+                others.add(subcompactors.submit(() -> mergeRange(readers, from, to, options, level, bottommost,
+                        meta)));
+            }
+        } catch (RejectedExecutionException e) { // the store is closing: merge what is left here
+            failure = e;
+        }
+        if (failure == null) {
+            try {
+                out.addAll(mergeRange(readers, null, splits.get(0), options, level, bottommost, meta));
+            } catch (IOException | RuntimeException | Error e) {
+                failure = e;
+            }
+        }
+        for (Future<List<TableRecord>> f : others) {
+            try {
+                out.addAll(f.get());
+            } catch (ExecutionException e) {
+                failure = firstOf(failure, e.getCause());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                f.cancel(true);
+                failure = firstOf(failure, new InterruptedIOException("interrupted while merging key ranges"));
+            }
+        }
+        if (failure == null) {
+            return out;
+        }
+        for (TableRecord t : out) {
+            try {
+                files.deleteIfExists(tables.tablePath(t.fileNumber()));
+                stats.tableDeleted(t.fileBytes());
+            } catch (IOException suppressed) {
+                failure.addSuppressed(suppressed);
+            }
+        }
+        if (failure instanceof IOException io) {
+            throw io;
+        } else if (failure instanceof RuntimeException re) {
+            throw re;
+        } else if (failure instanceof Error err) {
+            throw err;
+        }
+        throw new IOException("merging a key range failed: " + failure, failure);
+    }
+
+    private static Throwable firstOf(Throwable first, Throwable next) {
+        if (first == null) {
+            return next;
+        }
+        if (next != first) {
+            first.addSuppressed(next);
+        }
+        return first;
+    }
+
+    /** Merges the entries of {@code readers} with keys in {@code [from, to)} into one file (none if empty). */
+    private List<TableRecord> mergeRange(List<SSTableReader> readers, byte[] from, byte[] to, SSTableOptions options,
+            int level, boolean bottommost, long[] meta) throws IOException {
+        List<EntryCursor> sources = new ArrayList<>(readers.size());
+        for (SSTableReader r : readers) {
+            sources.add(r.scanInPlace(MERGE_READ_AHEAD_BYTES, from, to));
+        }
+        EntryCursor merged = new VersionCollapse(new MergingCursor(sources), snapshots.sequences(), bottommost);
+        return write(merged, options, OutputCutter.of(OutputCut.SINGLE_FILE), level, IoCause.MERGE, meta[0], meta[1],
+                meta[2], false);
     }
 }

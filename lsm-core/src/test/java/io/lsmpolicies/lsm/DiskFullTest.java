@@ -38,7 +38,7 @@ class DiskFullTest {
     private static final int KEYS = 80;
     private static final StoreOptions OPTIONS = StoreOptions.builder().memtableBytes(4 * 1024)
             .walMode(SyncMode.SYNC).policy("binomial:k=2")
-            .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build())
+            .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).subcompactionBytes(4096)
             .blockCacheBytes(0).maxKeyBytes(32).build();
 
     @TempDir(factory = MemoryTempDirs.class)

@@ -65,7 +65,7 @@ class EngineConcurrencyTest {
     void readersNeverSeeATornOrMissingState(String policy, SyncMode wal, int immutables) throws Exception {
         StoreOptions options = StoreOptions.builder().memtableBytes(16 * 1024).walMode(wal).policy(policy)
                 .mergeThreads(2).maxImmutableMemtables(immutables)
-                .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build())
+                .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).subcompactionBytes(4096)
                 .blockCacheBytes(32 * 1024).maxKeyBytes(32).build();
         long[][] finalSingles = new long[WRITERS][];
         long[][] finalGroups = new long[WRITERS][];

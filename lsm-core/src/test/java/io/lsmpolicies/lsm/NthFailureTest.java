@@ -41,7 +41,7 @@ class NthFailureTest {
 
     private static final StoreOptions OPTIONS = StoreOptions.builder().memtableBytes(8 * 1024)
             .walMode(SyncMode.SYNC).policy("binomial:k=3")
-            .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build())
+            .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).subcompactionBytes(4096)
             .blockCacheBytes(0).maxKeyBytes(32).build();
 
     private static byte[] key(int k) {

@@ -62,7 +62,7 @@ class PowerLossTest {
         long seed = SEED ^ mode.ordinal() ^ policy.hashCode();
         System.out.println("PowerLossTest " + mode + " " + policy + ": -Dlsm.powerloss.seed=" + SEED);
         Random random = new Random(seed);
-        StoreOptions options = StoreOptions.builder().memtableBytes(16 * 1024).walMode(mode).policy(policy)
+        StoreOptions options = StoreOptions.builder().memtableBytes(16 * 1024).walMode(mode).policy(policy).subcompactionBytes(4096)
                 .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).blockCacheBytes(0)
                 .maxKeyBytes(32).build();
         Path dir = tmp.resolve("store");

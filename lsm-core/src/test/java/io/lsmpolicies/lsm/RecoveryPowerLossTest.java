@@ -64,6 +64,7 @@ class RecoveryPowerLossTest {
     private static StoreOptions options(SyncMode mode, String policy) {
         // Up to four full MemTables wait for their flush: the power loss leaves several in the WAL to replay.
         return StoreOptions.builder().memtableBytes(16 * 1024).maxImmutableMemtables(4).walMode(mode).policy(policy)
+                .subcompactionBytes(4096)
                 .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).blockCacheBytes(0)
                 .maxKeyBytes(32).build();
     }

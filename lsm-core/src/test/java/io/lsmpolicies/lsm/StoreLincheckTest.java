@@ -75,7 +75,7 @@ class StoreLincheckTest {
         public Store() throws IOException {
             dir = root.resolve("s" + STORES.incrementAndGet());
             store = LsmStore.open(dir, StoreOptions.builder().policy(policy).memtableBytes(4096)
-                    .walMode(SyncMode.SYNC).blockCacheBytes(0).maxKeyBytes(8).build());
+                    .walMode(SyncMode.SYNC).blockCacheBytes(0).maxKeyBytes(8).subcompactionBytes(4096).build());
             synchronized (OPEN) {
                 OPEN.add(this);
             }

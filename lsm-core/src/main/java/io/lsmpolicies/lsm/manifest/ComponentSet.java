@@ -222,6 +222,34 @@ public final class ComponentSet {
     }
 
     /**
+     * Level 0 as components, newest first. A component is usually one table; a merge split by key writes one
+     * table per key range, and those tables, adjacent in level 0, with the same flushes and disjoint keys
+     * ({@link TableRecord#sharesComponentWith}), are one component: one sorted run to the policy and to reads.
+     *
+     * @return the components, each its tables ascending by key; unmodifiable
+     */
+    public List<List<TableRecord>> level0Components() {
+        List<List<TableRecord>> out = new ArrayList<>();
+        List<TableRecord> current = new ArrayList<>();
+        for (TableRecord t : level(0)) {
+            if (!current.isEmpty() && !current.stream().allMatch(t::sharesComponentWith)) {
+                out.add(sortedByKey(current));
+                current = new ArrayList<>();
+            }
+            current.add(t);
+        }
+        if (!current.isEmpty()) {
+            out.add(sortedByKey(current));
+        }
+        return Collections.unmodifiableList(out);
+    }
+
+    private static List<TableRecord> sortedByKey(List<TableRecord> tables) {
+        tables.sort(BY_MIN_KEY);
+        return List.copyOf(tables);
+    }
+
+    /**
      * {@return level {@code n}'s tables (an empty list past the deepest level)}
      *
      * @param n a count

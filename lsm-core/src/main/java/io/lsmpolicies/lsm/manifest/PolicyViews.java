@@ -12,7 +12,8 @@ import java.util.function.ToLongFunction;
 
 /**
  * Builds the merge policies' {@link TreeView} from the manifest's {@link ComponentSet}: level 0 becomes one
- * run per table, newest first; each deeper level becomes one sorted run, ascending by key. SSTable ids are
+ * run per component, newest first (one table, or the tables of a merge split by key:
+ * {@link ComponentSet#level0Components()}); each deeper level becomes one sorted run, ascending by key. SSTable ids are
  * file numbers, so a policy's {@code MergeJob} names the files to merge. A table's size, as policies see it,
  * is its {@link TableRecord#dataBytes()} (key and value bytes), which adds up under merges of distinct keys
  * as the model of Mao et al. assumes; file sizes do not.
@@ -46,8 +47,12 @@ public final class PolicyViews {
         for (int n = 0; n < all.size(); n++) {
             List<SortedRun> runs = new ArrayList<>();
             if (n == 0) {
-                for (TableRecord t : all.get(0)) {
-                    runs.add(SortedRun.of(info(t, compacting, lastAccess)));
+                for (List<TableRecord> component : set.level0Components()) {
+                    List<SSTableInfo> tables = new ArrayList<>(component.size());
+                    for (TableRecord t : component) {
+                        tables.add(info(t, compacting, lastAccess));
+                    }
+                    runs.add(new SortedRun(tables));
                 }
             } else if (!all.get(n).isEmpty()) {
                 List<SSTableInfo> tables = new ArrayList<>();

@@ -206,6 +206,20 @@ public record TableRecord(long fileNumber, int level, long fileBytes, long entri
         return maxKey.clone();
     }
 
+    /**
+     * Whether this table and {@code other} are two key ranges of one component: both real tables of level 0 that
+     * hold the same flushes and disjoint keys, as the files of one merge split by key do (a flush's or another
+     * merge's table never shares its flushes with a second table).
+     *
+     * @param other another table
+     * @return whether the two are one component
+     */
+    public boolean sharesComponentWith(TableRecord other) {
+        return level == 0 && other.level == 0 && !isVirtual() && !other.isVirtual()
+                && minFlushIndex == other.minFlushIndex && maxFlushIndex == other.maxFlushIndex
+                && (Arrays.compareUnsigned(maxKey, other.minKey) < 0 || Arrays.compareUnsigned(other.maxKey, minKey) < 0);
+    }
+
     /** Compares the smallest keys as unsigned bytes, without copying them. */
     int compareMinKey(TableRecord other) {
         return Arrays.compareUnsigned(minKey, other.minKey);

@@ -281,7 +281,64 @@ public final class SSTableReader implements Closeable {
      * @return the cursor, before its first entry
      */
     public EntryCursor scanInPlace(int readAheadBytes) {
-        return new LeafScan(Math.max(1, readAheadBytes / pageSize));
+        return new LeafScan(Math.max(1, readAheadBytes / pageSize), 0, null, null);
+    }
+
+    /**
+     * As {@link #scanInPlace(int)}, only the entries whose keys lie in {@code [from, to)}: reading starts at the
+     * leaf that may hold {@code from}, and stops at the first key at or after {@code to}. Two such cursors over
+     * adjacent ranges read disjoint entries, every version of a key in one of them; they may run on two threads
+     * at once (positional reads).
+     *
+     * @param readAheadBytes as for {@link #scanInPlace(int)}
+     * @param from           the first key of the range, inclusive; null for the table's start
+     * @param to             the end of the range, exclusive; null for the table's end
+     * @return the cursor, before its first entry
+     * @throws IOException if the index pages leading to {@code from}'s leaf cannot be read
+     */
+    public EntryCursor scanInPlace(int readAheadBytes, byte[] from, byte[] to) throws IOException {
+        long first = from == null ? 0 : leafFor(from, Long.MAX_VALUE);
+        return new LeafScan(Math.max(1, readAheadBytes / pageSize), first, from, to);
+    }
+
+    /** {@return the number of leaf pages (the data pages, in key order)} */
+    public long leafCount() {
+        return leafPages;
+    }
+
+    /**
+     * The leaf that holds the newest version of {@code key} if the table has it: the last leaf whose first entry
+     * comes at or before it (the first leaf if none). Reads only the pinned index pages.
+     *
+     * @param key the key
+     * @return the leaf's number, {@code 0 .. leafCount() - 1}
+     * @throws IOException if an index page cannot be read ({@link CorruptionException} if damaged)
+     */
+    public long leafOf(byte[] key) throws IOException {
+        return leafFor(key, Long.MAX_VALUE);
+    }
+
+    /**
+     * The key of the first entry of leaf {@code leaf}, read from the file (or the block cache).
+     *
+     * @param leaf the leaf's number, {@code 0 .. leafCount() - 1}
+     * @return a copy of the key
+     * @throws IOException if the leaf cannot be read ({@link CorruptionException} if damaged or empty)
+     */
+    public byte[] firstKey(long leaf) throws IOException {
+        if (leaf < 0 || leaf >= leafPages) {
+            throw new IllegalArgumentException("leaf " + leaf + " of a table of " + leafPages + " leaves");
+        }
+        Page page = leafPage(leaf);
+        try {
+            if (page.count() == 0) {
+                throw new CorruptionException(path, offsets.offset(leaf), Code.BAD_LENGTH, "leaf " + leaf
+                        + " holds no entry");
+            }
+            return page.entry(0).key();
+        } finally {
+            page.release();
+        }
     }
 
     /** The cursor of {@link #scanInPlace}: leaves decoded sequentially in a read-ahead chunk. */
@@ -304,12 +361,37 @@ public final class SSTableReader implements Closeable {
         private long sequence;
         private boolean tombstone;
 
-        private LeafScan(int readAheadPages) {
+        /** Entries before this key are skipped (null: none); cleared at the first entry at or after it. */
+        private byte[] from;
+        /** The scan ends at the first entry at or after this key (null: at the table's end). */
+        private final byte[] to;
+
+        private LeafScan(int readAheadPages, long firstLeaf, byte[] from, byte[] to) {
             this.readAheadPages = readAheadPages;
+            this.leaf = firstLeaf;
+            this.from = from;
+            this.to = to;
         }
 
         @Override
         public boolean advance() throws IOException {
+            while (nextEntry()) {
+                if (from != null) {
+                    if (Arrays.compareUnsigned(chunk, keyAt, keyAt + keyLen, from, 0, from.length) < 0) {
+                        continue;
+                    }
+                    from = null;
+                }
+                if (to != null && Arrays.compareUnsigned(chunk, keyAt, keyAt + keyLen, to, 0, to.length) >= 0) {
+                    close();
+                    return false;
+                }
+                return true;
+            }
+            return false;
+        }
+
+        private boolean nextEntry() throws IOException {
             while (remaining == 0) {
                 if (leaf >= leafPages) {
                     chunk = null;

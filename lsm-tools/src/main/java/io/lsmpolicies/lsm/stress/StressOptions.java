@@ -8,7 +8,8 @@ import java.util.SplittableRandom;
 
 /**
  * The store options of one stress run, drawn from its seed (as RocksDB's stress test draws its options): the
- * policy and its k, the MemTable size, the WAL mode, the page size and the merge threads. WAL {@code off} is not
+ * policy and its k, the MemTable size, the WAL mode, the page size, the merge threads and the key ranges a merge
+ * is split into (from 16 KiB of input a range). WAL {@code off} is not
  * drawn: a process crash loses its unflushed writes, so acknowledged no longer means durable.
  *
  * @param description what was drawn, for the log
@@ -34,11 +35,13 @@ public record StressOptions(StoreOptions options, String description) {
         SyncMode wal = r.nextBoolean() ? SyncMode.SYNC : SyncMode.ASYNC;
         int page = 1024 << r.nextInt(3);
         int mergeThreads = 1 + r.nextInt(2);
+        int subcompactions = 1 + r.nextInt(3);
         StoreOptions options = StoreOptions.builder().policy(policy).memtableBytes(memtable).walMode(wal)
                 .sstable(SSTableOptions.builder().pageSize(page).fitPageSize(false).build()).mergeThreads(mergeThreads)
-                .maxKeyBytes(32).blockCacheBytes(64 * 1024).build();
+                .subcompactions(subcompactions).subcompactionBytes(16 * 1024).maxKeyBytes(32)
+                .blockCacheBytes(64 * 1024).build();
         return new StressOptions(options, policy + ", memtable " + memtable + ", wal " + wal + ", page " + page
-                + ", merge threads " + mergeThreads);
+                + ", merge threads " + mergeThreads + ", key ranges per merge " + subcompactions);
     }
 
     /** The policy of {@code template} with k = {@code k} (2 to 6; delayed's virtual-table count is 4 + 2k). */

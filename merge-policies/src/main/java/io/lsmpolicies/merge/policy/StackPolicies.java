@@ -21,8 +21,8 @@ final class StackPolicies {
     }
 
     /**
-     * Level 0's runs, newest first. A stack-based policy sees exactly one level (or none, before the first
-     * flush) whose runs hold one SSTable each; anything else is a caller error named with the policy.
+     * Level 0's runs, newest first: the stack's components. A stack-based policy sees exactly one level (or none,
+     * before the first flush); anything else is a caller error named with the policy.
      */
     static List<SortedRun> stack(String policy, TreeView view) {
         if (view.levelCount() > 1) {
@@ -32,7 +32,10 @@ final class StackPolicies {
         return view.level0Runs();
     }
 
-    /** The SSTables at newest-first positions {@code from..to} (both inclusive), as a merge's inputs. */
+    /**
+     * The SSTables of the runs at newest-first positions {@code from..to} (both inclusive), as a merge's inputs: every
+     * SSTable of each run.
+     */
     static List<SSTableInfo> tables(List<SortedRun> stack, int from, int to) {
         List<SSTableInfo> out = new ArrayList<>(to - from + 1);
         int i = 0;
@@ -41,11 +44,7 @@ final class StackPolicies {
                 break;
             }
             if (i >= from) {
-                if (run.tables().size() != 1) {
-                    throw new IllegalArgumentException("stack-based policies need one SSTable per run; run at "
-                            + "position " + i + " has " + run.tables().size());
-                }
-                out.add(run.first());
+                out.addAll(run.tables());
             }
             i++;
         }

@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * One level of the tree: its sorted runs, <b>newest first</b> (index 0 is the most recently created run).
- * A stack-based policy sees a single level 0 whose runs hold one SSTable each; a leveled tree has several
+ * A stack-based policy sees a single level 0 whose runs are its components (one SSTable each, or the files of a
+ * merge an engine split by key; see {@link SortedRun}); a leveled tree has several
  * runs (overlapping files) in level 0 and one run per deeper level. Immutable.
  *
  * @param number the level number, {@code >= 0}

@@ -7,8 +7,9 @@ package io.lsmpolicies.merge.spi;
  */
 public enum PolicyLayout {
     /**
-     * One level 0 whose runs hold one SSTable each, newest first; every job is a real merge of contiguous
-     * SSTables into one level-0 SSTable (Mao et al.'s stack model). The engine and the simulator run these.
+     * One level 0 whose runs are the components, newest first (one SSTable each, or the key-disjoint files of
+     * a merge the engine split by key); every job is a real merge of contiguous components into one level-0
+     * component (Mao et al.'s stack model). The engine and the simulator run these.
      */
     STACK,
     /**

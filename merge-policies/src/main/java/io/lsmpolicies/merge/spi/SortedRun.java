@@ -4,7 +4,8 @@ import java.util.List;
 
 /**
  * A sorted run: SSTables with disjoint key ranges, ordered by key (ascending). A stack-based policy's
- * runs each hold exactly one SSTable. Immutable.
+ * runs are its components: usually one SSTable each, several when an engine split a merge by key into files
+ * (they share the merge's flushes; a merge of the run takes them all). Immutable.
  *
  * @param tables the SSTables, ascending by key, non-empty, pairwise non-overlapping
  */
@@ -32,7 +33,7 @@ public record SortedRun(List<SSTableInfo> tables) {
     }
 
     /**
-     * {@return a run of one SSTable, the shape every run has under a stack-based policy}
+     * {@return a run of one SSTable, the usual shape of a run under a stack-based policy}
      *
      * @param table the SSTable
      */

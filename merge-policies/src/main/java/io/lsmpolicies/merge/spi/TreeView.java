@@ -29,7 +29,7 @@ public record TreeView(List<LevelView> levels) {
     }
 
     /**
-     * {@return the view a stack-based policy sees: one level 0 holding {@code newestFirst}, one SSTable per run}
+     * {@return the view a stack-based policy sees: one level 0 holding {@code newestFirst}, its components}
      *
      * @param newestFirst the runs, newest first
      */
