@@ -225,8 +225,8 @@ final class TableBuilder {
                 EntryCursor merged = new VersionCollapse(new MergingCursor(sources), snapshots.sequences(), bottommost);
                 return write(merged, options, cutter, level, cause, minFlush, maxFlush, oldestTombstone, false);
             }
-            long[] meta = {minFlush, maxFlush, oldestTombstone};
-            return mergeRanges(readers, splits, options, level, bottommost, meta);
+            return mergeRanges(readers, splits, options, level, bottommost,
+                    new Provenance(minFlush, maxFlush, oldestTombstone));
         } finally {
             for (SSTableReader r : readers) {
                 r.close();
@@ -238,11 +238,9 @@ final class TableBuilder {
      * Merges {@code readers} range by range, the ranges cut at {@code splits} (ascending): the first on this
      * thread, the others on {@link #subcompactors}. Waits for every range; if one failed, deletes what the others
      * wrote and throws the first failure (the others suppressed).
-     *
-     * @param meta the outputs' first flush, last flush and oldest tombstone
      */
     private List<TableRecord> mergeRanges(List<SSTableReader> readers, List<byte[]> splits, SSTableOptions options,
-            int level, boolean bottommost, long[] meta) throws IOException {
+            int level, boolean bottommost, Provenance provenance) throws IOException {
         int n = splits.size() + 1;
         List<Future<List<TableRecord>>> others = new ArrayList<>(n - 1);
         List<TableRecord> out = new ArrayList<>();
@@ -252,14 +250,14 @@ final class TableBuilder {
                 byte[] from = splits.get(i - 1);
                 byte[] to = i < n - 1 ? splits.get(i) : null;
                 others.add(subcompactors.submit(() -> mergeRange(readers, from, to, options, level, bottommost,
-                        meta)));
+                        provenance)));
             }
         } catch (RejectedExecutionException e) { // the store is closing: merge what is left here
             failure = e;
         }
         if (failure == null) {
             try {
-                out.addAll(mergeRange(readers, null, splits.get(0), options, level, bottommost, meta));
+                out.addAll(mergeRange(readers, null, splits.get(0), options, level, bottommost, provenance));
             } catch (IOException | RuntimeException | Error e) {
                 failure = e;
             }
@@ -308,13 +306,17 @@ final class TableBuilder {
 
     /** Merges the entries of {@code readers} with keys in {@code [from, to)} into one file (none if empty). */
     private List<TableRecord> mergeRange(List<SSTableReader> readers, byte[] from, byte[] to, SSTableOptions options,
-            int level, boolean bottommost, long[] meta) throws IOException {
+            int level, boolean bottommost, Provenance provenance) throws IOException {
         List<EntryCursor> sources = new ArrayList<>(readers.size());
         for (SSTableReader r : readers) {
             sources.add(r.scanInPlace(MERGE_READ_AHEAD_BYTES, from, to));
         }
         EntryCursor merged = new VersionCollapse(new MergingCursor(sources), snapshots.sequences(), bottommost);
-        return write(merged, options, OutputCutter.of(OutputCut.SINGLE_FILE), level, IoCause.MERGE, meta[0], meta[1],
-                meta[2], false);
+        return write(merged, options, OutputCutter.of(OutputCut.SINGLE_FILE), level, IoCause.MERGE,
+                provenance.minFlush(), provenance.maxFlush(), provenance.oldestTombstone(), false);
+    }
+
+    /** What every file of a split merge records of its inputs: the flushes they hold, their oldest tombstone. */
+    private record Provenance(long minFlush, long maxFlush, long oldestTombstone) {
     }
 }
