@@ -57,6 +57,10 @@ public final class BenchChild implements Callable<Integer> {
     @Option(names = "--scans", defaultValue = "0")
     int scans;
 
+    @Option(names = "--subcompactions", defaultValue = "0",
+            description = "Threads one compaction may be split across, both systems; 0: each one's default")
+    int subcompactions;
+
     @Option(names = "--seed", defaultValue = "7")
     long seed;
 
@@ -77,14 +81,14 @@ public final class BenchChild implements Callable<Integer> {
         switch (mode) {
             case "load" -> {
                 Map<String, Double> values;
-                try (BenchStore store = s.open(pairing, dir)) {
+                try (BenchStore store = s.open(pairing, dir, subcompactions)) {
                     values = new LinkedHashMap<>(work.load(store, threads));
                 }
                 values.put("dirBytes", (double) directoryBytes(dir));
                 print(PhaseResult.load(threads), values);
             }
             case "read" -> {
-                try (BenchStore store = s.open(pairing, dir)) {
+                try (BenchStore store = s.open(pairing, dir, subcompactions)) {
                     print("reads", work.reads(store));
                     print("scans", work.scans(store));
                 }

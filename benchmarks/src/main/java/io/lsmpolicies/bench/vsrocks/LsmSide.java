@@ -21,14 +21,15 @@ final class LsmSide implements BenchStore {
         this.store = store;
     }
 
-    /** The options of our side with merge policy {@code policy}. */
-    static StoreOptions options(String policy) {
-        return StoreOptions.builder().policy(policy).memtableBytes(Side.MEMTABLE_BYTES).walMode(SyncMode.ASYNC)
-                .blockCacheBytes(Side.BLOCK_CACHE_BYTES).mergeThreads(1).build();
+    /** The options of our side with merge policy {@code policy}; {@code subcompactions} 0 keeps the default. */
+    static StoreOptions options(String policy, int subcompactions) {
+        StoreOptions.Builder b = StoreOptions.builder().policy(policy).memtableBytes(Side.MEMTABLE_BYTES)
+                .walMode(SyncMode.ASYNC).blockCacheBytes(Side.BLOCK_CACHE_BYTES).mergeThreads(1);
+        return (subcompactions > 0 ? b.subcompactions(subcompactions) : b).build();
     }
 
-    static LsmSide open(Path dir, String policy) throws IOException {
-        return new LsmSide(LsmStore.open(dir, options(policy)));
+    static LsmSide open(Path dir, String policy, int subcompactions) throws IOException {
+        return new LsmSide(LsmStore.open(dir, options(policy, subcompactions)));
     }
 
     @Override

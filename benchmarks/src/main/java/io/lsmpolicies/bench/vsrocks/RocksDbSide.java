@@ -14,7 +14,8 @@ import site.ycsb.DBException;
  * RocksDB in the side-by-side benchmark, opened exactly as the YCSB peer opens it ({@link OpenRocksDb}, settings
  * in docs/peers-rocksdb.md): a 4 MiB {@code write_buffer_size} (three write buffers), the WAL on without a sync
  * per write, a 32 MiB LRU block cache, 4 KiB blocks, a full Bloom filter of 10 bits per key, no compression,
- * {@code max_background_jobs} = 2 (one flush and one compaction thread), no subcompactions, and RocksDB's defaults
+ * {@code max_background_jobs} = 2 (one flush and one compaction thread), {@code max_subcompactions} 1 unless the
+ * run sets it, and RocksDB's defaults
  * otherwise (leveled: size multiplier 10, level-0 trigger 4, static level targets from a 256 MiB base, 64 MiB
  * files; universal: size ratio 1 %, trigger 4).
  */
@@ -25,14 +26,20 @@ final class RocksDbSide implements BenchStore {
         this.rocks = rocks;
     }
 
-    /** The peer's settings for {@code style} ({@code leveled} or {@code universal}) in {@code dir}. */
-    static RocksDbConfig config(Path dir, String style) {
+    /**
+     * The peer's settings for {@code style} ({@code leveled} or {@code universal}) in {@code dir};
+     * {@code subcompactions} 0 keeps RocksDB's default {@code max_subcompactions} (1).
+     */
+    static RocksDbConfig config(Path dir, String style, int subcompactions) {
         Properties p = new Properties();
         p.setProperty(RocksDbConfig.DIR, dir.toString());
         p.setProperty(RocksDbConfig.COMPACTION, style);
         p.setProperty(RocksDbConfig.MEMTABLE_SIZE, Long.toString(Side.MEMTABLE_BYTES));
         p.setProperty(RocksDbConfig.WAL, "async");
         p.setProperty(RocksDbConfig.BLOCK_CACHE, Long.toString(Side.BLOCK_CACHE_BYTES));
+        if (subcompactions > 0) {
+            p.setProperty(RocksDbConfig.SUBCOMPACTIONS, Integer.toString(subcompactions));
+        }
         try {
             return RocksDbConfig.parse(p);
         } catch (DBException e) {
@@ -40,9 +47,9 @@ final class RocksDbSide implements BenchStore {
         }
     }
 
-    static RocksDbSide open(Path dir, String style) throws IOException {
+    static RocksDbSide open(Path dir, String style, int subcompactions) throws IOException {
         try {
-            return new RocksDbSide(OpenRocksDb.open(dir, config(dir, style)));
+            return new RocksDbSide(OpenRocksDb.open(dir, config(dir, style, subcompactions)));
         } catch (RocksDBException e) {
             throw new IOException("opening RocksDB in " + dir + ": " + e.getMessage(), e);
         }

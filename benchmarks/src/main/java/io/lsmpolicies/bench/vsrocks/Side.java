@@ -18,7 +18,17 @@ enum Side {
 
     /** Opens (creating if absent) this system's store in {@code dir} with the pairing's policy or style. */
     BenchStore open(Pairing pairing, Path dir) throws IOException {
-        return this == OURS ? LsmSide.open(dir, pairing.ours()) : RocksDbSide.open(dir, pairing.rocksdb());
+        return open(pairing, dir, 0);
+    }
+
+    /**
+     * As {@link #open(Pairing, Path)}, one compaction split across at most {@code subcompactions} threads (our
+     * {@code subcompactions}, RocksDB's {@code max_subcompactions}); 0 keeps each system's default (ours 2,
+     * RocksDB's 1).
+     */
+    BenchStore open(Pairing pairing, Path dir, int subcompactions) throws IOException {
+        return this == OURS ? LsmSide.open(dir, pairing.ours(), subcompactions)
+                : RocksDbSide.open(dir, pairing.rocksdb(), subcompactions);
     }
 
     /** The name in the report and on the command line: {@code ours} or {@code rocksdb}. */

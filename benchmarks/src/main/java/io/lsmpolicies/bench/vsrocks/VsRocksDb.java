@@ -69,6 +69,11 @@ public final class VsRocksDb implements Callable<Integer> {
                     + "for both systems; give an empty string for the JVM's own default heap)")
     String javaOptions;
 
+    @Option(names = "--subcompactions", defaultValue = "0", description = "Threads one compaction may be split "
+            + "across, in both systems (ours: subcompactions, RocksDB: max_subcompactions); 0 (default) keeps each "
+            + "system's default: ours 2, RocksDB's 1")
+    int subcompactions;
+
     @Option(names = "--timeout", defaultValue = "3600", description = "Seconds a child may run")
     long timeoutSeconds;
 
@@ -127,6 +132,7 @@ public final class VsRocksDb implements Callable<Integer> {
         s.put("memtableBytes", Side.MEMTABLE_BYTES);
         s.put("blockCacheBytes", Side.BLOCK_CACHE_BYTES);
         s.put("wal", "async");
+        s.put("subcompactions", subcompactions == 0 ? "defaults: ours 2, RocksDB 1" : Integer.toString(subcompactions));
         s.put("javaOptions", javaOptions);
         s.put("java", System.getProperty("java.version"));
         s.put("cores", Runtime.getRuntime().availableProcessors());
@@ -170,7 +176,7 @@ public final class VsRocksDb implements Callable<Integer> {
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), BenchChild.class.getName(),
                 "--side", side.label(), "--pair", pairing.toString(), "--records", Long.toString(records),
-                "--value-size", Integer.toString(valueSize)));
+                "--value-size", Integer.toString(valueSize), "--subcompactions", Integer.toString(subcompactions)));
         command.addAll(args);
         Path log = work.resolve("child-" + round + "-" + side.label() + ".log");
         String what = String.format(Locale.ROOT, "round %d, %s, %s, %s", round, pairing, side.label(),

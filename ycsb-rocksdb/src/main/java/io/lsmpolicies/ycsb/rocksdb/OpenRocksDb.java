@@ -114,7 +114,7 @@ public final class OpenRocksDb {
                     .setCompressionType(CompressionType.NO_COMPRESSION)
                     .setBottommostCompressionType(CompressionType.DISABLE_COMPRESSION_OPTION)
                     .setMaxBackgroundJobs(2)
-                    .setMaxSubcompactions(1)
+                    .setMaxSubcompactions(config.subcompactions())
                     .setUseDirectReads(false)
                     .setUseDirectIoForFlushAndCompaction(false)
                     .setStatistics(statistics)

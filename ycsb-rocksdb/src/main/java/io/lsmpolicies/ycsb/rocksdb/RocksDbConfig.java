@@ -37,13 +37,15 @@ import site.ycsb.DBException;
  * @param memtableBytes {@code write_buffer_size}
  * @param wal           the write-ahead-log mode
  * @param blockCacheBytes the LRU block cache's capacity; 0: no block cache
+ * @param subcompactions {@code max_subcompactions}: the threads one compaction may be split across (default 1,
+ *                      RocksDB's)
  * @param deviceName    {@code none}, {@code ssd} or {@code hdd}
  * @param device        the emulated device whose bandwidth limits flush and compaction I/O (null for none)
  * @param traceFile     optional: where the last DB instance writes the flush trace (CSV)
  * @param schema        the workload's field names: an update writing all of them replaces the record unread
  */
 public record RocksDbConfig(Path dir, Compaction compaction, int sizeRatio, int l0Trigger, boolean dynamicLevels,
-        long baseLevelBytes, long targetFileBytes, long memtableBytes, Wal wal, long blockCacheBytes, String deviceName, DeviceProfile device, Path traceFile,
+        long baseLevelBytes, long targetFileBytes, long memtableBytes, Wal wal, long blockCacheBytes, int subcompactions, String deviceName, DeviceProfile device, Path traceFile,
         Set<String> schema) {
 
     /** RocksDB's compaction styles offered here. */
@@ -75,6 +77,7 @@ public record RocksDbConfig(Path dir, Compaction compaction, int sizeRatio, int 
     public static final String WAL = "rocksdb.wal";
     public static final String BLOCK_CACHE = "rocksdb.block-cache";
     public static final String DEVICE = "rocksdb.device";
+    public static final String SUBCOMPACTIONS = "rocksdb.subcompactions";
     /** The flush trace, a property shared by every system of the benchmark. */
     public static final String TRACE_FILE = "bench.trace.file";
 
@@ -91,7 +94,7 @@ public record RocksDbConfig(Path dir, Compaction compaction, int sizeRatio, int 
     public static final long MAX_MEMTABLE_BYTES = 64L << 30;
 
     private static final Set<String> KEYS = Set.of(DIR, COMPACTION, SIZE_RATIO, L0_TRIGGER, LEVEL_TARGETS,
-            BASE_LEVEL_BYTES, TARGET_FILE_BYTES, MEMTABLE_SIZE, WAL, BLOCK_CACHE, DEVICE);
+            BASE_LEVEL_BYTES, TARGET_FILE_BYTES, MEMTABLE_SIZE, WAL, BLOCK_CACHE, DEVICE, SUBCOMPACTIONS);
 
     /**
      * Parses and validates the settings.
@@ -165,6 +168,8 @@ public record RocksDbConfig(Path dir, Compaction compaction, int sizeRatio, int 
         if (cache > (1L << 40)) {
             throw new DBException(BLOCK_CACHE + ": " + cache + " bytes is not accepted; accepted: 0 (no cache) to 1TB");
         }
+        int subcompactions = (int) longValue(p, SUBCOMPACTIONS, 1, 1, 64,
+                "threads one compaction may be split across (max_subcompactions)");
         String deviceName = value(p, DEVICE, "none");
         DeviceProfile device;
         try {
@@ -174,7 +179,7 @@ public record RocksDbConfig(Path dir, Compaction compaction, int sizeRatio, int 
         }
         String trace = p.getProperty(TRACE_FILE);
         Path traceFile = trace == null || trace.isBlank() ? null : path(TRACE_FILE, trace.trim());
-        return new RocksDbConfig(dir, compaction, sizeRatio, l0Trigger, dynamic, baseLevel, targetFile, memtable, wal, cache, deviceName,
+        return new RocksDbConfig(dir, compaction, sizeRatio, l0Trigger, dynamic, baseLevel, targetFile, memtable, wal, cache, subcompactions, deviceName,
                 device, traceFile, YcsbRecord.schema(p));
     }
 
@@ -184,7 +189,8 @@ public record RocksDbConfig(Path dir, Compaction compaction, int sizeRatio, int 
                 + l0Trigger + (compaction == Compaction.LEVELED ? ", " + LEVEL_TARGETS + "="
                 + (dynamicLevels ? "dynamic" : "static") + ", " + BASE_LEVEL_BYTES + "=" + baseLevelBytes : "") + ", "
                 + TARGET_FILE_BYTES + "=" + targetFileBytes + ", " + MEMTABLE_SIZE + "=" + memtableBytes + ", "
-                + WAL + "=" + name(wal) + ", " + BLOCK_CACHE + "=" + blockCacheBytes + ", " + DEVICE + "=" + deviceName;
+                + WAL + "=" + name(wal) + ", " + BLOCK_CACHE + "=" + blockCacheBytes + ", " + SUBCOMPACTIONS + "="
+                + subcompactions + ", " + DEVICE + "=" + deviceName;
     }
 
     private static String name(Enum<?> e) {

@@ -33,6 +33,7 @@ final class RocksDbNames {
         OPTIONS.put("max_bytes_for_level_base", RocksDbConfig.BASE_LEVEL_BYTES);
         OPTIONS.put("target_file_size_base", RocksDbConfig.TARGET_FILE_BYTES);
         OPTIONS.put("write_buffer_size", RocksDbConfig.MEMTABLE_SIZE);
+        OPTIONS.put("max_subcompactions", RocksDbConfig.SUBCOMPACTIONS);
     }
 
     private RocksDbNames() {

@@ -112,8 +112,13 @@ class RocksDbPropertiesTest {
         assertThat(leveled.settings()).isEqualTo("rocksdb.compaction=leveled, rocksdb.size-ratio=10, "
                 + "rocksdb.l0-trigger=4, rocksdb.level-targets=static, rocksdb.base-level-bytes=268435456, "
                 + "rocksdb.target-file-bytes=67108864, rocksdb.memtable.size=4194304, "
-                + "rocksdb.wal=async, rocksdb.block-cache=33554432, rocksdb.device=none");
+                + "rocksdb.wal=async, rocksdb.block-cache=33554432, rocksdb.subcompactions=1, rocksdb.device=none");
         assertThat(leveled.traceFile()).isNull();
+        assertThat(RocksDbConfig.parse(props("rocksdb.dir", "d", "rocksdb.subcompactions", "2")).subcompactions())
+                .isEqualTo(2);
+        assertThat(RocksDbConfig.parse(props("rocksdb.dir", "d", "rocksdb.max_subcompactions", "3")).subcompactions())
+                .as("RocksDB's own name").isEqualTo(3);
+        assertThat(fails("rocksdb.subcompactions", "0")).hasMessageContaining("rocksdb.subcompactions");
         assertThat(leveled.schema()).hasSize(10).contains("field0", "field9");
         RocksDbConfig universal = RocksDbConfig.parse(props("rocksdb.dir", "d", "rocksdb.compaction", "universal",
                 "rocksdb.wal", "off", "rocksdb.device", "hdd", "rocksdb.block-cache", "0", "bench.trace.file", "t.csv"));
