@@ -2,6 +2,7 @@ package io.lsmpolicies.bench.vsrocks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lsmpolicies.lsm.MergeOrder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,6 +62,10 @@ public final class BenchChild implements Callable<Integer> {
             description = "Threads one compaction may be split across, both systems; 0: each one's default")
     int subcompactions;
 
+    @Option(names = "--merge-order", defaultValue = "FLUSH_THEN_MERGE",
+            description = "Our stack policies' merge order: FLUSH_THEN_MERGE or MERGE_MEMTABLE")
+    MergeOrder mergeOrder;
+
     @Option(names = "--seed", defaultValue = "7")
     long seed;
 
@@ -81,14 +86,14 @@ public final class BenchChild implements Callable<Integer> {
         switch (mode) {
             case "load" -> {
                 Map<String, Double> values;
-                try (BenchStore store = s.open(pairing, dir, subcompactions)) {
+                try (BenchStore store = s.open(pairing, dir, subcompactions, mergeOrder)) {
                     values = new LinkedHashMap<>(work.load(store, threads));
                 }
                 values.put("dirBytes", (double) directoryBytes(dir));
                 print(PhaseResult.load(threads), values);
             }
             case "read" -> {
-                try (BenchStore store = s.open(pairing, dir, subcompactions)) {
+                try (BenchStore store = s.open(pairing, dir, subcompactions, mergeOrder)) {
                     print("reads", work.reads(store));
                     print("scans", work.scans(store));
                 }

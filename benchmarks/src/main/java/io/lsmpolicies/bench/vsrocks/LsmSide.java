@@ -2,6 +2,9 @@ package io.lsmpolicies.bench.vsrocks;
 
 import io.lsmpolicies.lsm.KeyValue;
 import io.lsmpolicies.lsm.LsmStore;
+import io.lsmpolicies.lsm.MergeOrder;
+import io.lsmpolicies.merge.MergePolicies;
+import io.lsmpolicies.merge.spi.PolicyLayout;
 import io.lsmpolicies.lsm.StoreMetrics;
 import io.lsmpolicies.lsm.StoreIterator;
 import io.lsmpolicies.lsm.StoreOptions;
@@ -21,15 +24,20 @@ final class LsmSide implements BenchStore {
         this.store = store;
     }
 
-    /** The options of our side with merge policy {@code policy}; {@code subcompactions} 0 keeps the default. */
-    static StoreOptions options(String policy, int subcompactions) {
+    /**
+     * The options of our side with merge policy {@code policy}; {@code subcompactions} 0 keeps the default;
+     * {@code order} applies to stack policies (a leveled policy always flushes, then merges).
+     */
+    static StoreOptions options(String policy, int subcompactions, MergeOrder order) {
+        boolean stack = MergePolicies.factory(MergePolicies.parse(policy).name()).layout() == PolicyLayout.STACK;
         StoreOptions.Builder b = StoreOptions.builder().policy(policy).memtableBytes(Side.MEMTABLE_BYTES)
-                .walMode(SyncMode.ASYNC).blockCacheBytes(Side.BLOCK_CACHE_BYTES).mergeThreads(1);
+                .walMode(SyncMode.ASYNC).blockCacheBytes(Side.BLOCK_CACHE_BYTES).mergeThreads(1)
+                .mergeOrder(stack ? order : MergeOrder.FLUSH_THEN_MERGE);
         return (subcompactions > 0 ? b.subcompactions(subcompactions) : b).build();
     }
 
-    static LsmSide open(Path dir, String policy, int subcompactions) throws IOException {
-        return new LsmSide(LsmStore.open(dir, options(policy, subcompactions)));
+    static LsmSide open(Path dir, String policy, int subcompactions, MergeOrder order) throws IOException {
+        return new LsmSide(LsmStore.open(dir, options(policy, subcompactions, order)));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.lsmpolicies.bench.vsrocks;
 
+import io.lsmpolicies.lsm.MergeOrder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -18,16 +19,16 @@ enum Side {
 
     /** Opens (creating if absent) this system's store in {@code dir} with the pairing's policy or style. */
     BenchStore open(Pairing pairing, Path dir) throws IOException {
-        return open(pairing, dir, 0);
+        return open(pairing, dir, 0, MergeOrder.FLUSH_THEN_MERGE);
     }
 
     /**
      * As {@link #open(Pairing, Path)}, one compaction split across at most {@code subcompactions} threads (our
      * {@code subcompactions}, RocksDB's {@code max_subcompactions}); 0 keeps each system's default (ours 2,
-     * RocksDB's 1).
+     * RocksDB's 1); our stack policies with merge order {@code order}.
      */
-    BenchStore open(Pairing pairing, Path dir, int subcompactions) throws IOException {
-        return this == OURS ? LsmSide.open(dir, pairing.ours(), subcompactions)
+    BenchStore open(Pairing pairing, Path dir, int subcompactions, MergeOrder order) throws IOException {
+        return this == OURS ? LsmSide.open(dir, pairing.ours(), subcompactions, order)
                 : RocksDbSide.open(dir, pairing.rocksdb(), subcompactions);
     }
 

@@ -1,6 +1,7 @@
 package io.lsmpolicies.bench.vsrocks;
 
 import io.lsmpolicies.bench.BenchFiles;
+import io.lsmpolicies.lsm.MergeOrder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -74,6 +75,11 @@ public final class VsRocksDb implements Callable<Integer> {
             + "system's default: ours 2, RocksDB's 1")
     int subcompactions;
 
+    @Option(names = "--merge-order", defaultValue = "FLUSH_THEN_MERGE", description = "Our stack policies' merge "
+            + "order: FLUSH_THEN_MERGE (default, as AsterixDB) or MERGE_MEMTABLE (a flush the policy merges at once "
+            + "is written only inside the merge: the cost model's write amplification); leveled always flushes first")
+    MergeOrder mergeOrder;
+
     @Option(names = "--timeout", defaultValue = "3600", description = "Seconds a child may run")
     long timeoutSeconds;
 
@@ -132,6 +138,7 @@ public final class VsRocksDb implements Callable<Integer> {
         s.put("memtableBytes", Side.MEMTABLE_BYTES);
         s.put("blockCacheBytes", Side.BLOCK_CACHE_BYTES);
         s.put("wal", "async");
+        s.put("mergeOrder", mergeOrder.name());
         s.put("subcompactions", subcompactions == 0 ? "defaults: ours 2, RocksDB 1" : Integer.toString(subcompactions));
         s.put("javaOptions", javaOptions);
         s.put("java", System.getProperty("java.version"));
@@ -176,7 +183,8 @@ public final class VsRocksDb implements Callable<Integer> {
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), BenchChild.class.getName(),
                 "--side", side.label(), "--pair", pairing.toString(), "--records", Long.toString(records),
-                "--value-size", Integer.toString(valueSize), "--subcompactions", Integer.toString(subcompactions)));
+                "--value-size", Integer.toString(valueSize), "--subcompactions", Integer.toString(subcompactions),
+                "--merge-order", mergeOrder.name()));
         command.addAll(args);
         Path log = work.resolve("child-" + round + "-" + side.label() + ".log");
         String what = String.format(Locale.ROOT, "round %d, %s, %s, %s", round, pairing, side.label(),
