@@ -28,9 +28,11 @@ import java.util.List;
  * below has a right subtree (budget at least {@code c}), the flush is a leaf of it, alone; otherwise the flush becomes
  * the nearest node not yet created above it, merging the SSTables up to the first with a gap, or all of them (the
  * tree grows a root). A merge output's budget is its oldest input's plus one, or that of a complete tree of its size
- * if larger. The rate is a decayed average of the reads per flush (weight {@value #RATE_WEIGHT}), the length another
- * (weight {@value #SIZE_WEIGHT}), and {@code c} is renewed only when the estimate moves by more than
- * {@value #RATE_SLACK} of it.
+ * if larger; its size is the number of flushes it holds, or its bytes in mean flush lengths if fewer
+ * ({@link #flushesOf}): the tree's nodes are flushes, so a flush 50 times the mean length is one node, not a tree of
+ * 50, while an output that updates and deletes shrank is taken at its real size. The rate is a decayed average of the
+ * reads per flush (weight {@value #RATE_WEIGHT}), the length another (weight {@value #SIZE_WEIGHT}), and {@code c} is
+ * renewed only when the estimate moves by more than {@value #RATE_SLACK} of it.
  *
  * <p><b>Rent or buy.</b> An SSTable's rent is {@code read-cost} x the reads since it appeared. A merge the tree asks
  * for runs only once its inputs' rent, plus one step at the current rate, reaches {@value #TREE_GATE} of its price
@@ -219,8 +221,8 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
                 rent += (double) readCost * ledger.readsSince(q) + c * ledger.flushBytes();
             }
             if (rent >= TREE_GATE * price) {
-                double budget = Math.max(ledger.budget(from) + 1, BudgetTree.budgetOfSize(all / ledger.flushBytes(),
-                        c));
+                double budget = Math.max(ledger.budget(from) + 1, BudgetTree.budgetOfSize(
+                        flushesOf(stack, 0, from, all, ledger.flushBytes()), c));
                 long key = stack.get(from).first().id();
                 return Decision.of(StackPolicies.merge(stack, 0, from, "tree: the subtree above is complete; rent "
                         + (long) rent + " bytes of probes >= " + TREE_GATE + " x price " + (long) price + " bytes"),
@@ -273,7 +275,8 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
             for (int i = bestA; i <= bestB; i++) {
                 all += stack.get(i).bytes();
             }
-            double budget = Math.max(ledger.budget(bestB) + 1, BudgetTree.budgetOfSize(all / ledger.flushBytes(), c));
+            double budget = Math.max(ledger.budget(bestB) + 1, BudgetTree.budgetOfSize(
+                    flushesOf(stack, bestA, bestB, all, ledger.flushBytes()), c));
             return Decision.of(StackPolicies.merge(stack, bestA, bestB, "rent " + (long) (rents[bestB] - rents[bestA]
                     + (bestB - bestA) * nextStep) + " bytes of probes >= price " + (long) (bytes[bestB + 1]
                     - bytes[bestA]) + " bytes"), ledger.withPlan(stack.get(bestB).first().id(), budget,
@@ -365,9 +368,26 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
         for (int i = from; i <= oldest; i++) {
             all += stack.get(i).bytes();
         }
-        double budget = Math.max(ledger.budget(oldest) + 1, BudgetTree.budgetOfSize(all / ledger.flushBytes(), c));
+        double budget = Math.max(ledger.budget(oldest) + 1,
+                BudgetTree.budgetOfSize(flushesOf(stack, from, oldest, all, ledger.flushBytes()), c));
         return Decision.of(StackPolicies.merge(stack, from, oldest, reason),
                 ledger.withPlan(stack.get(oldest).first().id(), budget, ledger.gap(oldest)));
+    }
+
+    /**
+     * The size, in flushes, of the merge of stack positions {@code from..to} ({@code bytes} in all), for the budget of
+     * a complete tree of that size: the flushes it holds, or its bytes in mean flush lengths ({@code meanFlush}) if
+     * fewer. The tree's nodes are flushes: a flush 50 times the mean length is one node, and counting it as a complete
+     * tree of 50 would give every output that holds it the budget of a tree of dozens of flushes, whose right subtree
+     * the tree then fills with dozens of SSTables above it before merging them, and it, again. An output that updates
+     * and deletes shrank is taken at its real size.
+     */
+    static double flushesOf(List<SortedRun> stack, int from, int to, double bytes, double meanFlush) {
+        long flushes = 0;
+        for (int i = from; i <= to; i++) {
+            flushes += stack.get(i).first().flushSpan();
+        }
+        return Math.min(flushes, bytes / meanFlush);
     }
 
     @Override

@@ -265,6 +265,48 @@ class AdaptivePolicyTest {
     }
 
     @Test
+    void aMergeOutputIsSizedByTheFlushesItHoldsOrItsBytesIfFewer() {
+        // Mean flush 1 MB. One flush of 40 MB is one node of the tree (1, not 40 mean lengths); 30 flushes that
+        // updates shrank to 3 MB count as 3; 20 flushes of 1 MB as 20.
+        List<SSTableInfo> tables = List.of(
+                SSTableInfo.builder(3).bytes(40_000_000).entries(1).flush(51).build(),
+                SSTableInfo.builder(2).bytes(3_000_000).entries(1).flushes(21, 50).build(),
+                SSTableInfo.builder(1).bytes(20_000_000).entries(1).flushes(1, 20).build());
+        var stack = StackPolicies.stack("adaptive", TreeView.stackOf(tables));
+        assertThat(AdaptivePolicy.flushesOf(stack, 0, 0, 40_000_000, 1_000_000)).isEqualTo(1);
+        assertThat(AdaptivePolicy.flushesOf(stack, 1, 1, 3_000_000, 1_000_000)).isEqualTo(3);
+        assertThat(AdaptivePolicy.flushesOf(stack, 2, 2, 20_000_000, 1_000_000)).isEqualTo(20);
+        assertThat(AdaptivePolicy.flushesOf(stack, 0, 2, 63_000_000, 1_000_000)).isEqualTo(51);
+    }
+
+    @Test
+    void aLongFlushDoesNotGiveTheTreesMergeTheBudgetOfManyFlushes() {
+        // 100 reads a flush of 1 MB at 4096 bytes a probe (c = 0.4096), past the first payback periods. The flush of
+        // this step (id 10, 1 MB) finds below it an SSTable of one flush of 40 MB (id 9) with no right subtree left
+        // (budget 0) and one pending node (gap 1), which has met 10,000 reads: the tree merges the two (rent 41 MB of
+        // probes >= half the price of 40 MB). The output holds 2 flushes: its budget is that of a complete tree of 2
+        // flushes, or its oldest input's plus one, whichever is larger; not that of a tree of 41 flushes, whose right
+        // subtree would keep about 40 SSTables above it before merging them, and it again.
+        List<SSTableInfo> tables = List.of(
+                SSTableInfo.builder(10).bytes(1_000_000).entries(1).flush(31).build(),
+                SSTableInfo.builder(9).bytes(40_000_000).entries(1).flush(30).build(),
+                SSTableInfo.builder(8).bytes(29_000_000).entries(1).flushes(1, 29).build());
+        double c = 4096 * 100 / 1e6;
+        ReadLedger state = new ReadLedger(10_000, 100, 0, 10, 9, -1, 31, 100, 100, 100, 1_000_000, c, -1, 0, 0,
+                new long[] {10, 9, 8}, new long[] {10_000, 0, 0}, new double[] {0, 0, 5}, new int[] {0, 1, 0});
+        Decision d = policy("adaptive").decide(TreeView.stackOf(tables), state);
+        assertThat(d.jobs()).singleElement().satisfies(job -> {
+            assertThat(job.inputs()).extracting(SSTableInfo::id).containsExactly(10L, 9L);
+            assertThat(job.reason()).startsWith("tree: ");
+        });
+        ReadLedger planned = (ReadLedger) d.state();
+        assertThat(planned.planKey()).isEqualTo(9);
+        assertThat(planned.planBudget()).isEqualTo(Math.max(1, BudgetTree.budgetOfSize(2, c)))
+                .isLessThan(BudgetTree.budgetOfSize(41, c) - 2);
+        assertThat(planned.planGap()).isZero();
+    }
+
+    @Test
     void tieredRatioIsThePowerOfTwoNearestTwoOverTheRootOfTheRate() {
         assertThat(AdaptivePolicy.tieredRatio(0.004096)).isEqualTo(32);
         assertThat(AdaptivePolicy.tieredRatio(0.009)).isEqualTo(16);
