@@ -22,15 +22,18 @@ import java.util.List;
  * their competitive ratio; this policy claims no such bound and is measured against the exact offline optimum
  * instead (docs/policies.md, section 6.3).
  *
- * <p><b>The tree.</b> For a constant rate, with {@code c} the read cost of one more SSTable per flush in flush
- * lengths, the cheapest eager schedule is the tree of {@link BudgetTree}; the policy walks it online. Every SSTable
- * has a budget and a gap (nodes not yet created between it and the SSTable below it). At a flush, if the SSTable
- * below has a right subtree (budget at least {@code c}), the flush is a leaf of it, alone; otherwise the flush becomes
- * the nearest node not yet created above it, merging the SSTables up to the first with a gap, or all of them (the
- * tree grows a root). A merge output's budget is its oldest input's plus one, or that of a complete tree of its size
- * if larger; its size is the number of flushes it holds, or its bytes in mean flush lengths if fewer
- * ({@link #flushesOf}): the tree's nodes are flushes, so a flush 50 times the mean length is one node, not a tree of
- * 50, while an output that updates and deletes shrank is taken at its real size. The rate is a decayed average of the
+ * <p><b>The tree.</b> For a constant rate, with {@code c} the read cost of one more SSTable per flush in flush lengths,
+ * the cheapest eager schedule is the tree of {@link BudgetTree}; the policy walks it online. Every SSTable has a budget
+ * and a gap (nodes not yet created between it and the SSTable below it). At a flush, if the SSTable below has a right
+ * subtree (budget at least {@code c}), the flush is a leaf of it, alone; otherwise the flush becomes the nearest node
+ * not yet created above it, merging the SSTables up to the first with a gap, or all of them (the tree grows a root). A
+ * merge output's budget is its oldest input's plus one, or that of a complete tree of its size if larger; its size is
+ * the number of flushes it holds, or its bytes in mean flush lengths if fewer ({@link #flushesOf}): the tree's nodes
+ * are flushes, so a flush 50 times the mean length is one node, not a tree of 50, while an output that updates and
+ * deletes shrank is taken at its real size. A flush of at least {@value #LONG_FLUSH} mean lengths becomes the nearest
+ * node not yet created above it at once, even where the tree would make it a leaf: left alone, it would be merged with
+ * those SSTables later and its bytes written again, where in its own step they cost nothing more (the offline optimum
+ * makes long flushes the newest input of a merge and rarely merges them again). The rate is a decayed average of the
  * reads per flush (weight {@value #RATE_WEIGHT}), the length another (weight {@value #SIZE_WEIGHT}), and {@code c} is
  * renewed only when the estimate moves by more than {@value #RATE_SLACK} of it.
  *
@@ -95,6 +98,8 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
     static final double TIERED_BELOW = 0.01;
     /** Tiered's size ratio is the power of two nearest this constant over the square root of the table rate. */
     static final double TIERED_SCALE = 2;
+    /** A flush of at least this many mean flush lengths becomes the tree's next node at once (merges in its step). */
+    static final double LONG_FLUSH = 2;
 
     private final int maxK;
     private final int quietK;
@@ -202,7 +207,11 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
             Decision tiered = tiered(stack, ledger, c);
             return tiered != null ? tiered : boundedByMaxK(stack, ledger, c, StackPolicies.sizes(stack));
         }
-        if (treeTurn && ledger.budget(1) - c < -BudgetTree.EPSILON) {
+        // A long flush (LONG_FLUSH mean lengths or more) becomes that node at once, even where the tree would leave it
+        // a leaf: left alone, it would be merged with the same SSTables later and its bytes written again, where in
+        // its own step they cost nothing more.
+        boolean longFlush = size[0] >= LONG_FLUSH * ledger.flushBytes();
+        if (treeTurn && (longFlush || ledger.budget(1) - c < -BudgetTree.EPSILON)) {
             int from = n - 1;
             int gap = 0;
             for (int q = 1; q < n; q++) {

@@ -307,6 +307,39 @@ class AdaptivePolicyTest {
     }
 
     @Test
+    void aLongFlushBecomesTheTreesNextNodeAtOnce() {
+        // 100 reads a flush of 1 MB (c = 0.4096), past the first payback periods, at a steady rate. The SSTable below
+        // the flush of this step (id 9, one flush) still has a right subtree (budget 1.5 >= c): a flush of ordinary
+        // length is a leaf of it, alone. A flush of at least twice the mean length becomes the nearest node not yet
+        // created above it at once, merging the SSTables up to the first with a gap (id 8), as when the subtree is
+        // complete: left alone, it would be merged with them later and its 3 MB written again.
+        for (long flush : new long[] {1_500_000, 3_000_000}) {
+            List<SSTableInfo> tables = List.of(
+                    SSTableInfo.builder(10).bytes(flush).entries(1).flush(26).build(),
+                    SSTableInfo.builder(9).bytes(1_000_000).entries(1).flush(25).build(),
+                    SSTableInfo.builder(8).bytes(4_000_000).entries(1).flushes(21, 24).build(),
+                    SSTableInfo.builder(7).bytes(20_000_000).entries(1).flushes(1, 20).build());
+            double c = 4096 * 100 / 1e6;
+            ReadLedger state = new ReadLedger(10_000, 100, 0, 10, 9, -1, 100, 100, 100, 100, 1_000_000, c, -1, 0, 0,
+                    new long[] {10, 9, 8, 7}, new long[] {10_000, 9_000, 9_000, 0}, new double[] {0, 1.5, 2, 4},
+                    new int[] {0, 0, 1, 0});
+            Decision d = policy("adaptive").decide(TreeView.stackOf(tables), state);
+            if (flush < 2_000_000) {
+                assertThat(d.jobs()).as("a flush of 1.5 mean lengths is a leaf").isEmpty();
+                continue;
+            }
+            assertThat(d.jobs()).singleElement().satisfies(job -> {
+                assertThat(job.inputs()).extracting(SSTableInfo::id).containsExactly(10L, 9L, 8L);
+                assertThat(job.reason()).startsWith("tree: ");
+            });
+            ReadLedger planned = (ReadLedger) d.state();
+            assertThat(planned.planKey()).isEqualTo(8);
+            assertThat(planned.planBudget()).isEqualTo(Math.max(3, BudgetTree.budgetOfSize(6, c)));
+            assertThat(planned.planGap()).isZero();
+        }
+    }
+
+    @Test
     void tieredRatioIsThePowerOfTwoNearestTwoOverTheRootOfTheRate() {
         assertThat(AdaptivePolicy.tieredRatio(0.004096)).isEqualTo(32);
         assertThat(AdaptivePolicy.tieredRatio(0.009)).isEqualTo(16);

@@ -20,9 +20,14 @@ class AdaptiveAgainstOptimumTest {
     private static final long[] SEEDS = {1000};
 
     private static double ratio(String family) {
+        return ratio(family, SEEDS);
+    }
+
+    /** The mean ratio on {@code family}'s traces of {@link #FLUSHES} flushes for {@code seeds}. */
+    private static double ratio(String family, long[] seeds) {
         TraceFamily f = TraceFamily.standard().stream().filter(x -> x.name().equals(family)).findFirst().orElseThrow();
         MergePolicy adaptive = MergePolicies.create("adaptive", Map.of());
-        return FamilyEvaluation.evaluate(f, FLUSHES, SEEDS, Map.of("adaptive", adaptive), 4096).ratios()
+        return FamilyEvaluation.evaluate(f, FLUSHES, seeds, Map.of("adaptive", adaptive), 4096).ratios()
                 .get("adaptive");
     }
 
@@ -54,16 +59,19 @@ class AdaptiveAgainstOptimumTest {
     }
 
     @Test
-    void onHeavyTailedLengthsAtOneHundredReadsTheTreeCountsFlushes() {
-        // Measured when written: 1.113 and 1.032; Tiered with size ratio 4: 1.156 and 1.089. When a merge output's
-        // size was its bytes in mean flush lengths (a flush of 50 MB counted as 50 flushes), 1.277 and 1.103.
-        assertThat(ratio("pareto/r=100")).isBetween(1.0, 1.15);
+    void atOneHundredReadsTheTreeCountsFlushesAndALongFlushMergesInItsOwnStep() {
+        // Measured when written: 1.207 (Pareto lengths, mean of seeds 1000 to 1009, whose ratios spread from 1.07 to
+        // 1.36) and 1.032 (uniform lengths, seed 1000); Tiered with size ratio 4: 1.190 and 1.089. When a merge
+        // output's size was its bytes in mean flush lengths (a flush of 50 MB counted as 50 flushes) and a long flush
+        // was a leaf like any other: 1.287 and 1.103.
+        long[] tenSeeds = java.util.stream.LongStream.range(1000, 1010).toArray();
+        assertThat(ratio("pareto/r=100", tenSeeds)).isBetween(1.0, 1.24);
         assertThat(ratio("uniform/r=100")).isBetween(1.0, 1.07);
     }
 
     @Test
     void staysWithinItsMeasuredRatiosOnTheOtherFamilies() {
-        // Measured when written: 1.070, 1.028, 1.007, 1.147, 1.327 (the optimum is never beaten: ratios >= 1). The
+        // Measured when written: 1.070, 1.028, 1.007, 1.147, 1.320 (the optimum is never beaten: ratios >= 1). The
         // last is a surge: 150 flushes with one read, then 1,000 reads after each of the last 50, which the first
         // step of the surge pays with every SSTable kept for one read a flush.
         assertThat(ratio("uniform/r=10")).isBetween(1.0, 1.12);
