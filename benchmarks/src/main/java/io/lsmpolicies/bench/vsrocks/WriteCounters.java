@@ -3,10 +3,10 @@ package io.lsmpolicies.bench.vsrocks;
 /**
  * What a store wrote, read the same way for both systems.
  *
- * @param flushBytes bytes of the table files flushes wrote (ours: {@code metrics().flushes().bytes()}; RocksDB:
- *                   the {@code FLUSH_WRITE_BYTES} ticker)
- * @param mergeBytes bytes of the table files merges wrote (ours: {@code metrics().merges().outputBytes()};
- *                   RocksDB: the {@code COMPACT_WRITE_BYTES} ticker)
+ * @param flushBytes bytes of the table files flushes wrote (ours: what the file layer wrote for flushes,
+ *                   {@code metrics().io()}; RocksDB: the {@code FLUSH_WRITE_BYTES} ticker)
+ * @param mergeBytes bytes of the table files merges wrote (ours: what the file layer wrote for merges, a flush's
+ *                   merge of its MemTable included; RocksDB: the {@code COMPACT_WRITE_BYTES} ticker)
  * @param stallNanos time writers waited for a flush or merge (ours: {@code metrics().writes().stallNanos()};
  *                   RocksDB: the {@code STALL_MICROS} ticker)
  * @param tableBytes bytes of the live table files now (ours: {@code metrics().tables().diskBytes()}; RocksDB:
