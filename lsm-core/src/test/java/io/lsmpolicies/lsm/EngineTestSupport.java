@@ -22,8 +22,9 @@ import java.util.stream.Stream;
 public final class EngineTestSupport {
     /**
      * Every registered stack policy, by name, with parameters small enough that a few dozen flushes exercise
-     * its merges. Prefix's size bound is in bytes: a few flushes of an 8 KiB MemTable pass it. Adaptive merges on
-     * reads, which the engine does not report yet, so only its bound (max-k) makes it merge here.
+     * its merges. Prefix's size bound is in bytes: a few flushes of an 8 KiB MemTable pass it. Adaptive weighs the
+     * reads the engine tells it against merges; the tests that use this list read little or nothing between flushes,
+     * so there mostly its bound (max-k) makes it merge.
      */
     static final Map<String, String> STACK_POLICY_SPECS = new TreeMap<>(Map.of(
             "adaptive", "adaptive:max-k=3",
