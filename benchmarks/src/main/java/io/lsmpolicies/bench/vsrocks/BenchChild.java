@@ -66,6 +66,9 @@ public final class BenchChild implements Callable<Integer> {
             description = "Our stack policies' merge order: FLUSH_THEN_MERGE or MERGE_MEMTABLE")
     MergeOrder mergeOrder;
 
+    @Option(names = "--page-bytes", defaultValue = "0", description = "Our page size; 0: fitted (the default)")
+    int pageBytes;
+
     @Option(names = "--seed", defaultValue = "7")
     long seed;
 
@@ -86,14 +89,14 @@ public final class BenchChild implements Callable<Integer> {
         switch (mode) {
             case "load" -> {
                 Map<String, Double> values;
-                try (BenchStore store = s.open(pairing, dir, subcompactions, mergeOrder)) {
+                try (BenchStore store = s.open(pairing, dir, new Tuning(subcompactions, mergeOrder, pageBytes))) {
                     values = new LinkedHashMap<>(work.load(store, threads));
                 }
                 values.put("dirBytes", (double) directoryBytes(dir));
                 print(PhaseResult.load(threads), values);
             }
             case "read" -> {
-                try (BenchStore store = s.open(pairing, dir, subcompactions, mergeOrder)) {
+                try (BenchStore store = s.open(pairing, dir, new Tuning(subcompactions, mergeOrder, pageBytes))) {
                     print("reads", work.reads(store));
                     print("scans", work.scans(store));
                 }

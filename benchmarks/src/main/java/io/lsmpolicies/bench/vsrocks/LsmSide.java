@@ -7,6 +7,7 @@ import io.lsmpolicies.lsm.StoreIterator;
 import io.lsmpolicies.lsm.StoreMetrics;
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.io.IoCause;
+import io.lsmpolicies.lsm.sstable.SSTableOptions;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.spi.PolicyLayout;
@@ -25,20 +26,23 @@ final class LsmSide implements BenchStore {
         this.store = store;
     }
 
-    /**
-     * The options of our side with merge policy {@code policy}; {@code subcompactions} 0 keeps the default;
-     * {@code order} applies to stack policies (a leveled policy always flushes, then merges).
-     */
-    static StoreOptions options(String policy, int subcompactions, MergeOrder order) {
+    /** The options of our side with merge policy {@code policy}, changed as {@code tuning} says. */
+    static StoreOptions options(String policy, Tuning tuning) {
         boolean stack = MergePolicies.factory(MergePolicies.parse(policy).name()).layout() == PolicyLayout.STACK;
         StoreOptions.Builder b = StoreOptions.builder().policy(policy).memtableBytes(Side.MEMTABLE_BYTES)
                 .walMode(SyncMode.ASYNC).blockCacheBytes(Side.BLOCK_CACHE_BYTES).mergeThreads(1)
-                .mergeOrder(stack ? order : MergeOrder.FLUSH_THEN_MERGE);
-        return (subcompactions > 0 ? b.subcompactions(subcompactions) : b).build();
+                .mergeOrder(stack ? tuning.mergeOrder() : MergeOrder.FLUSH_THEN_MERGE);
+        if (tuning.subcompactions() > 0) {
+            b.subcompactions(tuning.subcompactions());
+        }
+        if (tuning.pageBytes() > 0) {
+            b.sstable(SSTableOptions.builder().pageSize(tuning.pageBytes()).fitPageSize(false).build());
+        }
+        return b.build();
     }
 
-    static LsmSide open(Path dir, String policy, int subcompactions, MergeOrder order) throws IOException {
-        return new LsmSide(LsmStore.open(dir, options(policy, subcompactions, order)));
+    static LsmSide open(Path dir, String policy, Tuning tuning) throws IOException {
+        return new LsmSide(LsmStore.open(dir, options(policy, tuning)));
     }
 
     @Override

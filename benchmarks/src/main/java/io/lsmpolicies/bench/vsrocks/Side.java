@@ -1,6 +1,5 @@
 package io.lsmpolicies.bench.vsrocks;
 
-import io.lsmpolicies.lsm.MergeOrder;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -19,17 +18,13 @@ enum Side {
 
     /** Opens (creating if absent) this system's store in {@code dir} with the pairing's policy or style. */
     BenchStore open(Pairing pairing, Path dir) throws IOException {
-        return open(pairing, dir, 0, MergeOrder.FLUSH_THEN_MERGE);
+        return open(pairing, dir, Tuning.DEFAULTS);
     }
 
-    /**
-     * As {@link #open(Pairing, Path)}, one compaction split across at most {@code subcompactions} threads (our
-     * {@code subcompactions}, RocksDB's {@code max_subcompactions}); 0 keeps each system's default (ours 2,
-     * RocksDB's 1); our stack policies with merge order {@code order}.
-     */
-    BenchStore open(Pairing pairing, Path dir, int subcompactions, MergeOrder order) throws IOException {
-        return this == OURS ? LsmSide.open(dir, pairing.ours(), subcompactions, order)
-                : RocksDbSide.open(dir, pairing.rocksdb(), subcompactions);
+    /** As {@link #open(Pairing, Path)}, changed from the defaults as {@code tuning} says. */
+    BenchStore open(Pairing pairing, Path dir, Tuning tuning) throws IOException {
+        return this == OURS ? LsmSide.open(dir, pairing.ours(), tuning)
+                : RocksDbSide.open(dir, pairing.rocksdb(), tuning.subcompactions());
     }
 
     /** The name in the report and on the command line: {@code ours} or {@code rocksdb}. */

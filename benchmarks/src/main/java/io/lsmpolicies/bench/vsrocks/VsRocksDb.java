@@ -80,6 +80,14 @@ public final class VsRocksDb implements Callable<Integer> {
             + "is written only inside the merge: the cost model's write amplification); leveled always flushes first")
     MergeOrder mergeOrder;
 
+    @Option(names = "--page-bytes", defaultValue = "0", description = "Our page size: 0 (default) fits pages to "
+            + "the entries (8 KiB for 1 KB records); otherwise every table's pages are this size (RocksDB's blocks "
+            + "stay 4 KiB)")
+    int pageBytes;
+
+    /** The run's changes from the defaults, built from the options above when the run starts. */
+    private Tuning tuning = Tuning.DEFAULTS;
+
     @Option(names = "--timeout", defaultValue = "3600", description = "Seconds a child may run")
     long timeoutSeconds;
 
@@ -96,6 +104,12 @@ public final class VsRocksDb implements Callable<Integer> {
             rounds = 1;
         }
         List<Pairing> pairings = Pairing.parseList(pairs);
+        try {
+            tuning = new Tuning(subcompactions, mergeOrder, pageBytes);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--subcompactions or --page-bytes: "
+                    + e.getMessage());
+        }
         if (rounds < 1 || records < 1 || valueSize < 0 || gets < 1 || scans < 1 || threads.isEmpty()
                 || threads.stream().anyMatch(t -> t < 1)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--rounds, --records, --gets, --scans "
@@ -139,6 +153,7 @@ public final class VsRocksDb implements Callable<Integer> {
         s.put("blockCacheBytes", Side.BLOCK_CACHE_BYTES);
         s.put("wal", "async");
         s.put("mergeOrder", mergeOrder.name());
+        s.put("pageBytes", pageBytes == 0 ? "fitted" : Integer.toString(pageBytes));
         s.put("subcompactions", subcompactions == 0 ? "defaults: ours 2, RocksDB 1" : Integer.toString(subcompactions));
         s.put("javaOptions", javaOptions);
         s.put("java", System.getProperty("java.version"));
@@ -183,8 +198,8 @@ public final class VsRocksDb implements Callable<Integer> {
         }
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), BenchChild.class.getName(),
                 "--side", side.label(), "--pair", pairing.toString(), "--records", Long.toString(records),
-                "--value-size", Integer.toString(valueSize), "--subcompactions", Integer.toString(subcompactions),
-                "--merge-order", mergeOrder.name()));
+                "--value-size", Integer.toString(valueSize)));
+        command.addAll(tuning.args());
         command.addAll(args);
         Path log = work.resolve("child-" + round + "-" + side.label() + ".log");
         String what = String.format(Locale.ROOT, "round %d, %s, %s, %s", round, pairing, side.label(),
