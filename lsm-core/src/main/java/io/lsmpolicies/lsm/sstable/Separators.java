@@ -1,35 +1,42 @@
 package io.lsmpolicies.lsm.sstable;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The separators of one level of a table being written, in order: for each page of the level below, its first key
  * and sequence number and its page number, which the writer turns into the internal pages above it once the level
- * is complete. They are kept one after another in one growing array, each already encoded as the internal-page
+ * is complete. They are kept one after another, each already encoded as the internal-page
  * entry it becomes (the key's length, the sequence and the page as varints, then the key), so the writer copies it
  * as it is: about 30 bytes each for 23-byte keys, where an object per separator took about 76 (a merge's output of
- * 5 million 1 KB entries has some 700,000 leaf pages). Not thread-safe.
+ * 5 million 1 KB entries has some 700,000 leaf pages). They lie in chunks that are never copied, the
+ * first 1 KiB, each next one twice the last up to {@value #MAX_CHUNK_BYTES} bytes (a larger entry takes a chunk of
+ * its own size), so that the level's separators cost what they hold and no more: one growing array held, at each
+ * growth, the old and the new copy at once, two and a half times the separators, at the moment a merge's memory
+ * peaks. Not thread-safe.
  */
 final class Separators {
-    private ByteBuffer bytes = ByteBuffer.allocate(1024);
+    /** The largest chunk: below half a 1 MiB G1 region, so that no chunk is a humongous object. */
+    static final int MAX_CHUNK_BYTES = 256 * 1024;
+    private static final int FIRST_CHUNK_BYTES = 1024;
+
+    private final List<ByteBuffer> chunks = new ArrayList<>();
+    private ByteBuffer last;
     private int count;
 
     /** Appends the separator of page {@code page}: its first entry's key {@code key[from, from + length)}. */
     void add(byte[] key, int from, int length, long sequence, long page) {
         int need = 3 * SSTableFormat.MAX_VARLONG_BYTES + length;
-        if (bytes.remaining() < need) {
-            long capacity = Math.max((long) bytes.position() + need, bytes.capacity() + bytes.capacity() / 2L);
-            if (capacity > Integer.MAX_VALUE - 8) {
-                throw new IllegalStateException("the separators of one level exceed 2 GiB");
-            }
-            ByteBuffer grown = ByteBuffer.allocate((int) capacity);
-            grown.put(bytes.array(), 0, bytes.position());
-            bytes = grown;
+        if (last == null || last.remaining() < need) {
+            int next = last == null ? FIRST_CHUNK_BYTES : Math.min(MAX_CHUNK_BYTES, 2 * last.capacity());
+            last = ByteBuffer.allocate(Math.max(next, need));
+            chunks.add(last);
         }
-        SSTableFormat.putVarLong(bytes, length);
-        SSTableFormat.putVarLong(bytes, sequence);
-        SSTableFormat.putVarLong(bytes, page);
-        bytes.put(key, from, length);
+        SSTableFormat.putVarLong(last, length);
+        SSTableFormat.putVarLong(last, sequence);
+        SSTableFormat.putVarLong(last, page);
+        last.put(key, from, length);
         count++;
     }
 
@@ -38,28 +45,50 @@ final class Separators {
         return count;
     }
 
-    /** {@return a cursor over the separators added so far, from the first} */
-    Cursor cursor() {
-        return new Cursor(ByteBuffer.wrap(bytes.array(), 0, bytes.position()));
+    /** {@return the bytes of the chunks held (for tests: what the separators cost)} */
+    long capacityBytes() {
+        long sum = 0;
+        for (ByteBuffer c : chunks) {
+            sum += c.capacity();
+        }
+        return sum;
     }
 
-    /** Reads the separators in order: {@link #next()}, then the current one's fields and its encoded entry. */
+    /** {@return a cursor over the separators added so far, from the first} */
+    Cursor cursor() {
+        List<ByteBuffer> views = new ArrayList<>(chunks.size());
+        for (ByteBuffer c : chunks) {
+            views.add(ByteBuffer.wrap(c.array(), 0, c.position()));
+        }
+        return new Cursor(views);
+    }
+
+    /**
+     * Reads the separators in order: {@link #next()}, then the current one's fields and its encoded entry, which lies
+     * whole in {@link #keyArray()} (one chunk).
+     */
     static final class Cursor {
-        private final ByteBuffer in;
+        private final List<ByteBuffer> chunks;
+        private int chunk;
+        private ByteBuffer in;
         private int entryOffset;
         private int keyLength;
         private int keyOffset;
         private long sequence;
         private long page;
 
-        private Cursor(ByteBuffer in) {
-            this.in = in;
+        private Cursor(List<ByteBuffer> chunks) {
+            this.chunks = chunks;
+            this.in = chunks.isEmpty() ? ByteBuffer.allocate(0) : chunks.get(0);
         }
 
         /** {@return whether there is a next separator; if so it becomes the current one} */
         boolean next() {
-            if (!in.hasRemaining()) {
-                return false;
+            while (!in.hasRemaining()) {
+                if (chunk + 1 >= chunks.size()) {
+                    return false;
+                }
+                in = chunks.get(++chunk);
             }
             entryOffset = in.position();
             keyLength = (int) SSTableFormat.getVarLong(in);
