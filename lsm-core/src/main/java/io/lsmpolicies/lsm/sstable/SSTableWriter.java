@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.zip.CRC32C;
 
 /**
  * Bulk-loads an SSTable (see {@link SSTableFormat}; version 3: packed pages, a blocked Bloom filter) from entries given
@@ -26,7 +27,8 @@ import java.util.concurrent.Future;
  * the device writes a large table while it is built, and the force in {@link #finish} waits only for the rest
  * (without it the page cache would hold the whole table until that force: a merge's thread then waits for all of
  * its output at once). A failed force is thrown like a failed write. Memory: the two buffers, one separator per
- * page of the level being built, and 4 bytes per page written (the page lengths, for the offsets block).
+ * page of the level being built, and 4 bytes per page written (the page lengths, for the offsets block), the last
+ * two in chunks that are never copied.
  * Not thread-safe (one caller at a time).
  */
 public final class SSTableWriter implements Closeable {
@@ -66,8 +68,14 @@ public final class SSTableWriter implements Closeable {
     private long nextPage;
     /** The bytes of the finished pages: where the next page starts in the file. */
     private long pagesEnd;
-    /** The length of each finished page, the first {@link #nextPage} of them. */
-    private int[] lengths = new int[64];
+    /**
+     * The length of each finished page, the first {@link #nextPage} of them: page n's in
+     * {@code lengths[n >> LENGTH_CHUNK_BITS][n & (LENGTH_CHUNK - 1)]}, in chunks never copied (an array doubled as
+     * it grew held its old and new copies at once, with the table's other buffers, at the end of a large merge).
+     */
+    private int[][] lengths = new int[16][];
+    private static final int LENGTH_CHUNK_BITS = 14;
+    private static final int LENGTH_CHUNK = 1 << LENGTH_CHUNK_BITS;
     private final Separators separators = new Separators();
     /** The previous entry's key (its first {@link #previousKeyLen} bytes) and sequence number. */
     private byte[] previousKey = new byte[64];
@@ -325,16 +333,27 @@ public final class SSTableWriter implements Closeable {
         byte[] metaBytes = meta.encode();
         long metaStart = writeBlob(metaBytes);
         int pages = (int) nextPage;
-        ByteBuffer tail = ByteBuffer.allocate(4 * pages + SSTableFormat.TRAILER_BYTES);
-        for (int n = 0; n < pages; n++) {
-            tail.putInt(lengths[n]);
-        }
-        int offsetsCrc = SSTableFormat.crc(tail.array(), 0, 4 * pages);
-        tail.put(new SSTableTrailer(SSTableFormat.VERSION, pageSize, height, root, leafPages, bloomStart,
-                bloomBytes.length, metaStart, metaBytes.length, pages, pagesEnd, offsetsCrc).encode()).flip();
         writePending();
         awaitWrite();
-        write(tail, pagesEnd);
+        // the offsets block, a chunk of lengths at a time, then the trailer with its checksum
+        CRC32C offsetsCrc = new CRC32C();
+        ByteBuffer block = ByteBuffer.allocate(4 * Math.min(pages, LENGTH_CHUNK));
+        long at = pagesEnd;
+        for (int from = 0; from < pages; from += LENGTH_CHUNK) {
+            int[] chunk = lengths[from >> LENGTH_CHUNK_BITS];
+            block.clear();
+            for (int i = 0, n = Math.min(LENGTH_CHUNK, pages - from); i < n; i++) {
+                block.putInt(chunk[i]);
+            }
+            block.flip();
+            offsetsCrc.update(block.array(), 0, block.limit());
+            int bytes = block.remaining();
+            write(block, at);
+            at += bytes;
+        }
+        write(ByteBuffer.wrap(new SSTableTrailer(SSTableFormat.VERSION, pageSize, height, root, leafPages, bloomStart,
+                bloomBytes.length, metaStart, metaBytes.length, pages, pagesEnd, (int) offsetsCrc.getValue()).encode()),
+                at);
         awaitSync();
         channel.force(true);
         finished = true;
@@ -403,10 +422,14 @@ public final class SSTableWriter implements Closeable {
         }
         page.putInt(1, pageCount);
         int length = page.position() + SSTableFormat.PAGE_CRC_BYTES;
-        if (nextPage == lengths.length) {
-            lengths = Arrays.copyOf(lengths, (int) Math.min(SSTableTrailer.MAX_PAGES, 2L * lengths.length));
+        int chunk = (int) (nextPage >> LENGTH_CHUNK_BITS);
+        if (chunk == lengths.length) {
+            lengths = Arrays.copyOf(lengths, 2 * lengths.length); // the chunk references only
         }
-        lengths[(int) nextPage] = length;
+        if (lengths[chunk] == null) {
+            lengths[chunk] = new int[LENGTH_CHUNK];
+        }
+        lengths[chunk][(int) (nextPage & (LENGTH_CHUNK - 1))] = length;
         pendingBytes += length;
         pendingPages++;
         pagesEnd += length;
@@ -425,7 +448,11 @@ public final class SSTableWriter implements Closeable {
         byte[] filled = pending;
         int bytes = pendingBytes;
         long first = nextPage - pendingPages;
-        int[] groupLengths = Arrays.copyOfRange(lengths, (int) first, (int) nextPage);
+        int[] groupLengths = new int[pendingPages];
+        for (int i = 0; i < pendingPages; i++) {
+            long n = first + i;
+            groupLengths[i] = lengths[(int) (n >> LENGTH_CHUNK_BITS)][(int) (n & (LENGTH_CHUNK - 1))];
+        }
         long start = pagesEnd - bytes;
         awaitWrite();
         syncInBackground(start);

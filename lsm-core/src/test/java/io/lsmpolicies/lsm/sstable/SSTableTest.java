@@ -113,6 +113,36 @@ class SSTableTest {
         }
     }
 
+    /**
+     * A table of more pages than one chunk of the writer's page lengths (16,384) reads back whole, verifies, and
+     * splits into key ranges ({@code scanInPlace(readAhead, from, to)}) that hold every entry once, every version of
+     * a key in one range.
+     */
+    @Test
+    void aTableOfManyPagesReadsBackWholeAndInKeyRanges() throws IOException {
+        List<Entry> entries = entries(11, 60_000);
+        Path path = write(entries, SSTableOptions.builder().pageSize(512).fitPageSize(false).build());
+        assertThat(SSTableVerifier.verify(path).problems()).isEmpty();
+        try (SSTableReader r = SSTableReader.open(path)) {
+            assertThat(r.leafCount()).as("leaf pages").isGreaterThan(16_384);
+            assertThat(drain(r.scanInPlace(64 * 512))).isEqualTo(entries);
+            byte[][] cuts = {null, key(2 * 7_000), key(2 * 7_000 + 1), key(2 * 30_000), null};
+            List<Entry> ranges = new ArrayList<>();
+            for (int i = 0; i + 1 < cuts.length; i++) {
+                List<Entry> range = drain(r.scanInPlace(8 * 512, cuts[i], cuts[i + 1]));
+                for (Entry e : range) {
+                    assertThat(cuts[i] == null || Arrays.compareUnsigned(e.key(), cuts[i]) >= 0).isTrue();
+                    assertThat(cuts[i + 1] == null || Arrays.compareUnsigned(e.key(), cuts[i + 1]) < 0).isTrue();
+                }
+                ranges.addAll(range);
+            }
+            assertThat(ranges).isEqualTo(entries);
+            assertThat(r.firstKey(0)).isEqualTo(key(0));
+            assertThat(r.leafOf(key(0))).isZero();
+            assertThat(r.leafOf(key(2 * 59_999))).isEqualTo(r.leafCount() - 1);
+        }
+    }
+
     @Test
     void aPointReadTouchesOnePagePerLevelAndAbsentKeysUsuallyNone() throws IOException {
         List<Entry> entries = entries(5, 5000);
