@@ -252,7 +252,7 @@ final class TableBuilder {
                 others.add(subcompactors.submit(() -> mergeRange(readers, from, to, options, level, bottommost,
                         provenance)));
             }
-        } catch (RejectedExecutionException e) { // the store is closing: merge what is left here
+        } catch (RejectedExecutionException e) { // the store is closing: the merge fails, its submitted ranges go
             failure = e;
         }
         if (failure == null) {
