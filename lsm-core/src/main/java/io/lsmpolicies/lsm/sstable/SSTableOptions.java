@@ -17,7 +17,7 @@ import java.util.Objects;
  * {@link #fitPageSize()}, each table's page size is fitted to the mean size of the entries it is written from
  * ({@link #fittedTo}): the smallest power of two from {@link #pageSize()} up to {@link #MAX_FITTED_PAGE_SIZE} that
  * holds at least {@link #MIN_ENTRIES_PER_PAGE} whole entries of that size and that they fill to at least
- * {@link #TARGET_FILL} (8 KiB for 1 KB entries: 7 entries, 88 %), as long as a flush's data spans at least
+ * {@link #TARGET_FILL} (4 KiB for 1 KB entries: 3 entries, 76 %; 8 KiB for 2 KB entries), as long as a flush's data spans at least
  * {@link #MIN_FITTED_PAGES} such pages (so a small flush is not cut into a handful of large pages). The bound is the
  * flush's, not the table's, so that the flushes and merges of one store use one page size.
  * The page size is recorded in each table, so tables of different page sizes are read alike.
@@ -29,9 +29,9 @@ public final class SSTableOptions {
     /** 4 KiB pages, larger for large entries; 10 bits per key. */
     public static final SSTableOptions DEFAULT = builder().build();
     /** The least share of a fitted page that whole entries of the mean size fill. */
-    public static final double TARGET_FILL = 0.8;
+    public static final double TARGET_FILL = 0.7;
     /** The fewest whole entries of the mean size a fitted page holds. */
-    public static final int MIN_ENTRIES_PER_PAGE = 4;
+    public static final int MIN_ENTRIES_PER_PAGE = 3;
     /** A fitted page size is at most the bytes of a flush over this. */
     public static final int MIN_FITTED_PAGES = 64;
     /** The largest page size fitting chooses. */

@@ -21,14 +21,16 @@ class PageSizeFittingTest {
     Path dir;
 
     @Test
-    void theSmallestPowerOfTwoThatHoldsFourEntriesFilledToEightyPercent() {
+    void theSmallestPowerOfTwoThatHoldsThreeEntriesFilledToSeventyPercent() {
         SSTableOptions d = SSTableOptions.DEFAULT;
-        // 1 KB values, 23-byte YCSB keys: 3 entries, 76 % of 4 KiB; 7 entries, 88 % of 8 KiB.
-        assertThat(d.fittedTo(10_000, 10_000 * 1023L, 4L << 20).pageSize()).isEqualTo(8192);
+        // 1 KB values, 23-byte YCSB keys: 3 entries, 76 % of 4 KiB (RocksDB's block size; a get reads one page).
+        assertThat(d.fittedTo(10_000, 10_000 * 1023L, 4L << 20).pageSize()).isEqualTo(4096);
+        assertThat(SSTableOptions.entriesPerPage(4096, 1031)).isEqualTo(3);
         assertThat(SSTableOptions.fill(4096, 1031)).isBetween(0.75, 0.76);
         assertThat(SSTableOptions.entriesPerPage(8192, 1031)).isEqualTo(7);
         assertThat(SSTableOptions.fill(8192, 1031)).isBetween(0.88, 0.89);
-        // 2,000-byte entries fill 8 KiB to 98 % but only 4 of them fit; 3,000-byte ones need 16 KiB for 5.
+        // 1,500-byte entries: 2 in 4 KiB, 5 in 8 KiB; 2,000-byte ones: 4 in 8 KiB, 98 %; 3,000-byte ones 5 in 16 KiB.
+        assertThat(d.fittedTo(10_000, 10_000 * 1492L, 4L << 20).pageSize()).isEqualTo(8192);
         assertThat(d.fittedTo(10_000, 10_000 * 1992L, 4L << 20).pageSize()).isEqualTo(8192);
         assertThat(d.fittedTo(10_000, 10_000 * 2992L, 4L << 20).pageSize()).isEqualTo(16 * 1024);
         // ... unless a flush is too small to span 64 such pages: its filter and metadata pages would be padding.
@@ -69,12 +71,12 @@ class PageSizeFittingTest {
                 .policy("binomial:k=3").sstable(sstable).build();
         try (LsmStore s = LsmStore.open(store, options)) {
             for (int i = 0; i < 6000; i++) {
-                s.put(String.format("user%019d", (i * 7919L) % 6000).getBytes(StandardCharsets.UTF_8), new byte[1000]);
+                s.put(String.format("user%019d", (i * 7919L) % 6000).getBytes(StandardCharsets.UTF_8), new byte[1600]);
             }
             s.flush();
             s.awaitMerges();
             for (int i = 0; i < 6000; i += 13) {
-                assertThat(s.get(String.format("user%019d", i).getBytes(StandardCharsets.UTF_8))).hasSize(1000);
+                assertThat(s.get(String.format("user%019d", i).getBytes(StandardCharsets.UTF_8))).hasSize(1600);
             }
             return s.metrics().tables().diskBytes();
         }
@@ -89,7 +91,7 @@ class PageSizeFittingTest {
         // Pages are packed (format version 2): the end a page's whole entries leave unused is not written, so on
         // disk the page size costs only its per-page bytes (header, checksum, offset, separator), and a table takes
         // little more than its entries (fixed pages of 16 KiB took 1.07 times their bytes).
-        long entryBytes = 6000L * SSTableFormat.leafEntrySize(23, 1000, 6000);
+        long entryBytes = 6000L * SSTableFormat.leafEntrySize(23, 1600, 6000);
         assertThat((double) fitted / entryBytes).as("bytes on disk over the entries' bytes, fitted pages")
                 .isLessThan(1.01);
         assertThat((double) exact / entryBytes).as("bytes on disk over the entries' bytes, 4 KiB pages")
