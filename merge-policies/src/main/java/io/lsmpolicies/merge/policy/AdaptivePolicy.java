@@ -6,6 +6,8 @@ import io.lsmpolicies.merge.spi.PolicyParameters;
 import io.lsmpolicies.merge.spi.PolicyState;
 import io.lsmpolicies.merge.spi.SortedRun;
 import io.lsmpolicies.merge.spi.TreeView;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -51,11 +53,14 @@ import java.util.List;
  * <p><b>Low rates.</b> Below a table rate {@code c} of {@value #TIERED_BELOW} (about two reads a flush of 1 MB at
  * 4 KB a probe), outside quiet stretches and surges, Tiered's rule replaces the tree and the break-even rule: with
  * size ratio B, the power of two nearest {@value #TIERED_SCALE} / sqrt(c), the oldest B SSTables of a run of at
- * least B adjacent SSTables of the same tier (floor(log_B) of their flush counts) are merged. At such a rate a merge
+ * least B adjacent SSTables of the same tier (floor(log_B) of their flush counts, or of their bytes in typical flush
+ * lengths if more; the typical length is the median bytes per flush of the stack) are merged. At such a rate a merge
  * pays back only over hundreds of flushes; the tree keeps hundreds of single flushes and then merges the whole stack,
  * which rarely pays back before a trace ends, where merges of B similar SSTables cost little and start paying at
- * once. B is taken from the table rate in use, which moves only by more than {@value #RATE_SLACK}, and is a power of
- * two so that such moves rarely change it.
+ * once. Similar in bytes, too: a merge pays back over its bytes over the SSTables it removes, so a flush of a hundred
+ * typical lengths, counted as one flush, would be written with B - 1 short ones for a saving that one read a flush
+ * repays only over tens of thousands of steps. B is taken from the table rate in use, which moves only by more than
+ * {@value #RATE_SLACK}, and is a power of two so that such moves rarely change it.
  *
  * <p><b>Bounds.</b> In a quiet stretch (the rate below {@value #QUIET} of the highest it has been) the SSTables of the
  * stretch's flushes follow MinLatency's schedule with {@code k = quiet-k}: a hedge against the first step of a surge
@@ -202,7 +207,7 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
         if (treeTurn) {
             ledger = ledger.withFlushDecided();
         }
-        // 0. A low rate: SSTables of similar flush counts merge B at a time (Tiered), not the tree's long runs.
+        // 0. A low rate: SSTables of similar flush counts and bytes merge B at a time (Tiered), not the tree's runs.
         if (c > 0 && c < TIERED_BELOW && ledger.quietFrom() < 0 && ledger.rate() <= SURGE * ledger.slowRate()) {
             Decision tiered = tiered(stack, ledger, c);
             return tiered != null ? tiered : boundedByMaxK(stack, ledger, c, StackPolicies.sizes(stack));
@@ -310,15 +315,17 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
 
     /**
      * Tiered's rule at table rate {@code c}: with size ratio B, the power of two nearest {@value #TIERED_SCALE} /
-     * sqrt(c) (at least 2), an SSTable of f flushes is in tier floor(log_B f), and the oldest B SSTables of the first
-     * run of at least B adjacent SSTables in one tier are merged; {@code null} when no run is that long.
+     * sqrt(c) (at least 2), an SSTable of f flushes ({@link #tierSize}: its flushes, or its bytes in typical flush
+     * lengths if more) is in tier floor(log_B f), and the oldest B SSTables of the first run of at least B adjacent
+     * SSTables in one tier are merged; {@code null} when no run is that long.
      */
     private static Decision tiered(List<SortedRun> stack, ReadLedger ledger, double c) {
         int ratio = tieredRatio(c);
         int n = stack.size();
+        double typical = typicalFlushBytes(stack);
         int[] tiers = new int[n];
         for (int i = 0; i < n; i++) {
-            long span = stack.get(i).first().flushSpan();
+            long span = tierSize(stack.get(i), typical);
             while (span >= ratio) {
                 span /= ratio;
                 tiers[i]++;
@@ -337,6 +344,44 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
             start = end + 1;
         }
         return null;
+    }
+
+    /**
+     * The size of an SSTable for its tier under the low-rate rule: the flushes it holds, or its bytes in
+     * {@code typical} flush lengths if more (flushes alone when {@code typical} is not positive). At a low rate a merge
+     * pays back over (its bytes) / (SSTables it removes x c) steps, so Tiered's rule pays back soon only if its inputs
+     * are alike in bytes: counted as one flush, a flush of 128 MB among flushes of 1 MB would be merged with B - 1 of
+     * them (128 MB more written to remove one more SSTable, which one read a flush pays back over 31,000 steps).
+     * Bytes in the typical length put it with SSTables of as many bytes, where the optimum leaves it alone. The
+     * typical length is the median's (not the mean, which that very flush moves several times over).
+     */
+    static long tierSize(SortedRun run, double typical) {
+        long flushes = run.first().flushSpan();
+        return typical > 0 ? Math.max(flushes, (long) (run.bytes() / typical)) : flushes;
+    }
+
+    /**
+     * The typical flush length in the stack: the median of the SSTables' bytes per flush, each SSTable weighted by the
+     * flushes it holds (robust to the few very long flushes of heavy-tailed lengths, unlike the mean).
+     */
+    static double typicalFlushBytes(List<SortedRun> stack) {
+        int n = stack.size();
+        double[][] perFlush = new double[n][];
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            long flushes = stack.get(i).first().flushSpan();
+            perFlush[i] = new double[] {(double) stack.get(i).bytes() / flushes, flushes};
+            total += flushes;
+        }
+        Arrays.sort(perFlush, Comparator.comparingDouble(p -> p[0]));
+        long seen = 0;
+        for (double[] p : perFlush) {
+            seen += (long) p[1];
+            if (2 * seen >= total) {
+                return p[0];
+            }
+        }
+        return 0;
     }
 
     /** Tiered's size ratio at table rate {@code c}: the power of two nearest TIERED_SCALE / sqrt(c), at least 2. */

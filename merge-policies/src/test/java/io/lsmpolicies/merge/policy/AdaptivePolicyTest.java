@@ -265,6 +265,46 @@ class AdaptivePolicyTest {
     }
 
     @Test
+    void atALowReadRateALongFlushIsTieredByItsBytesInTypicalFlushLengths() {
+        // One read a flush (table rate c = 0.004096, Tiered's size ratio 32), 32 single flushes of 1 MB, but flush 20
+        // is 128 MB. Counted as one flush it would be in tier 0 with the 31 others, and the 32 would merge: 159 MB
+        // written to remove 31 SSTables, of which 128 MB pay back only over 31,000 reads. Its bytes are 128 typical
+        // (median) flush lengths, tier 1: no run of 32 SSTables in one tier, no merge. A flush of 1.5 MB is tier 0.
+        for (long flush20 : new long[] {128_000_000, 1_500_000}) {
+            List<SSTableInfo> tables = new ArrayList<>();
+            long[] ids = new long[32];
+            long[] marks = new long[32];
+            for (int f = 32; f >= 1; f--) {
+                tables.add(SSTableInfo.builder(f).bytes(f == 20 ? flush20 : 1_000_000).entries(1).flush(f).build());
+                ids[32 - f] = f;
+                marks[32 - f] = f - 1;
+            }
+            ReadLedger state = new ReadLedger(32, 1, 0, 32, 31, -1, 32, 1, 1, 1, 1_000_000, 0.004096, -1, 0, 0, ids,
+                    marks, new double[32], new int[32]);
+            Decision d = policy("adaptive").decide(TreeView.stackOf(tables), state);
+            if (flush20 > 2_000_000) {
+                assertThat(d.jobs()).as("the 128 MB flush is in tier 1").isEmpty();
+                continue;
+            }
+            assertThat(d.jobs()).singleElement().satisfies(job -> {
+                assertThat(job.inputs()).hasSize(32);
+                assertThat(job.reason()).contains("Tiered with size ratio 32");
+            });
+        }
+        List<SSTableInfo> mixed = List.of(
+                SSTableInfo.builder(4).bytes(128_000_000).entries(1).flush(4).build(),
+                SSTableInfo.builder(3).bytes(600_000).entries(1).flush(3).build(),
+                SSTableInfo.builder(2).bytes(36_000_000).entries(1).flushes(1, 2).build());
+        var stack = StackPolicies.stack("adaptive", TreeView.stackOf(mixed));
+        // Bytes per flush 128 MB (1 flush), 0.6 MB (1), 18 MB (2): the median of the four flushes is 18 MB.
+        assertThat(AdaptivePolicy.typicalFlushBytes(stack)).isEqualTo(18_000_000);
+        assertThat(AdaptivePolicy.tierSize(stack.get(0), 18_000_000)).isEqualTo(7);
+        assertThat(AdaptivePolicy.tierSize(stack.get(1), 18_000_000)).isEqualTo(1);
+        assertThat(AdaptivePolicy.tierSize(stack.get(2), 18_000_000)).isEqualTo(2);
+        assertThat(AdaptivePolicy.tierSize(stack.get(0), 0)).isEqualTo(1);
+    }
+
+    @Test
     void aMergeOutputIsSizedByTheFlushesItHoldsOrItsBytesIfFewer() {
         // Mean flush 1 MB. One flush of 40 MB is one node of the tree (1, not 40 mean lengths); 30 flushes that
         // updates shrank to 3 MB count as 3; 20 flushes of 1 MB as 20.
