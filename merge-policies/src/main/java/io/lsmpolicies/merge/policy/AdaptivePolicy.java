@@ -60,7 +60,9 @@ import java.util.List;
  * once. Similar in bytes, too: a merge pays back over its bytes over the SSTables it removes, so a flush of a hundred
  * typical lengths, counted as one flush, would be written with B - 1 short ones for a saving that one read a flush
  * repays only over tens of thousands of steps. B is taken from the table rate in use, which moves only by more than
- * {@value #RATE_SLACK}, and is a power of two so that such moves rarely change it.
+ * {@value #RATE_SLACK}, and is a power of two so that such moves rarely change it; a merge runs only if it pays back
+ * within {@value #PAYBACK_PERIODS} payback periods of a typical flush or within as many steps as flushes seen, which
+ * stops the merges of SSTables built at a smaller B when B does jump.
  *
  * <p><b>Bounds.</b> In a quiet stretch (the rate below {@value #QUIET} of the highest it has been) the SSTables of the
  * stretch's flushes follow MinLatency's schedule with {@code k = quiet-k}: a hedge against the first step of a surge
@@ -91,7 +93,10 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
     static final double SLOW_WEIGHT = 1.0 / 64;
     /** A surge: the read rate above this multiple of its slow average (the break-even rule is then on). */
     static final double SURGE = 1.5;
-    /** The break-even rule is on while fewer flushes than this many payback periods (1 / c) have been seen. */
+    /**
+     * The break-even rule is on while fewer flushes than this many payback periods (1 / c) have been seen; the low-rate
+     * rule buys a merge that pays back within this many payback periods of a typical flush.
+     */
     static final double PAYBACK_PERIODS = 4;
     /** Weight of the latest flush in the decayed average of the flush length (about 20 flushes). */
     static final double SIZE_WEIGHT = 1.0 / 20;
@@ -317,7 +322,7 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
      * Tiered's rule at table rate {@code c}: with size ratio B, the power of two nearest {@value #TIERED_SCALE} /
      * sqrt(c) (at least 2), an SSTable of f flushes ({@link #tierSize}: its flushes, or its bytes in typical flush
      * lengths if more) is in tier floor(log_B f), and the oldest B SSTables of the first run of at least B adjacent
-     * SSTables in one tier are merged; {@code null} when no run is that long.
+     * SSTables in one tier whose merge {@link #paysBack pays back} are merged; {@code null} when there is none.
      */
     private static Decision tiered(List<SortedRun> stack, ReadLedger ledger, double c) {
         int ratio = tieredRatio(c);
@@ -336,7 +341,7 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
             while (end + 1 < n && tiers[end + 1] == tiers[start]) {
                 end++;
             }
-            if (end - start + 1 >= ratio) {
+            if (end - start + 1 >= ratio && paysBack(stack, end - ratio + 1, end, ledger, c, typical)) {
                 return bounded(stack, ledger, c, end - ratio + 1, end, "low read rate (" + c + " flush lengths a "
                         + "probe per step): Tiered with size ratio " + ratio + ", tier " + tiers[start] + " holds "
                         + (end - start + 1) + " SSTables");
@@ -344,6 +349,27 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
             start = end + 1;
         }
         return null;
+    }
+
+    /**
+     * Whether the low-rate rule's merge of stack positions {@code from..to} pays back soon enough to buy: within
+     * {@value #PAYBACK_PERIODS} payback periods of a {@code typical} flush (its price per SSTable removed at most that
+     * many typical lengths, as for B flushes of similar length), or within as many steps as flushes have been seen
+     * (the future taken to be as long as the past). A payback is the price over the probes saved a step, (SSTables
+     * removed) x the read cost a step, which is {@code c} x the mean flush length. This stops the merges that a jump of
+     * B alone would make: a long flush moves the mean length, {@code c} falls, B doubles for a few dozen flushes, and
+     * the SSTables of B flushes built at the old B are tier 0 again (seed 3000 of the Pareto family at one read a
+     * flush: 64 SSTables, 554.6 MB, which pay back over about 2,100 steps, at flush 405).
+     */
+    static boolean paysBack(List<SortedRun> stack, int from, int to, ReadLedger ledger, double c, double typical) {
+        double price = 0;
+        for (int i = from; i <= to; i++) {
+            price += stack.get(i).bytes();
+        }
+        double perRemoved = price / Math.max(1, to - from);
+        double readBytesPerStep = c * ledger.flushBytes();
+        return perRemoved <= PAYBACK_PERIODS * typical
+                || readBytesPerStep > 0 && perRemoved / readBytesPerStep <= ledger.flushes();
     }
 
     /**

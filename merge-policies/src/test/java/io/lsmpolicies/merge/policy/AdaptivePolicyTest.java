@@ -305,6 +305,42 @@ class AdaptivePolicyTest {
     }
 
     @Test
+    void atALowReadRateAMergeThatWouldNotPayBackIsNotBought() {
+        // Flush 405 at one read a flush: 11 SSTables of 32 flushes of 1 MB (built while B was 32) and 53 single flushes
+        // of 1 MB. A long flush moved the mean length to 2.56 MB, so the table rate in use is 0.0016 and B is 64:
+        // all 64 SSTables are in tier 0. Merging them, 405 MB to remove 63 SSTables (6.4 MB each, 6.4 typical
+        // lengths), pays back over 6.4 MB / 4,096 bytes = 1,563 steps, more than 4 payback periods of a typical flush
+        // and more than the 405 flushes seen: not bought. Seen 2,000 flushes, the same merge is bought.
+        for (long seen : new long[] {405, 2000}) {
+            List<SSTableInfo> tables = new ArrayList<>();
+            long[] ids = new long[64];
+            long[] marks = new long[64];
+            for (int i = 0; i < 64; i++) {
+                long id = 64 - i;
+                tables.add(i < 53
+                        ? SSTableInfo.builder(id).bytes(1_000_000).entries(1).flush(405 - i).build()
+                        : SSTableInfo.builder(id).bytes(32_000_000).entries(1)
+                                .flushes(1 + 32 * (63 - i), 32 * (64 - i)).build());
+                ids[i] = id;
+                marks[i] = i < 53 ? 404 - i : 32 * (64 - i) - 1;
+            }
+            double c = 0.0016;
+            ReadLedger state = new ReadLedger(405, 1, 0, 64, 64, -1, seen, 1, 1, 1, 4096 / c, c, -1, 0, 0, ids,
+                    marks, new double[64], new int[64]);
+            assertThat(AdaptivePolicy.tieredRatio(c)).isEqualTo(64);
+            Decision d = policy("adaptive").decide(TreeView.stackOf(tables), state);
+            if (seen == 405) {
+                assertThat(d.jobs()).as("pays back over 1,563 steps, 405 flushes seen").isEmpty();
+                continue;
+            }
+            assertThat(d.jobs()).singleElement().satisfies(job -> {
+                assertThat(job.inputs()).hasSize(64);
+                assertThat(job.reason()).contains("Tiered with size ratio 64");
+            });
+        }
+    }
+
+    @Test
     void aMergeOutputIsSizedByTheFlushesItHoldsOrItsBytesIfFewer() {
         // Mean flush 1 MB. One flush of 40 MB is one node of the tree (1, not 40 mean lengths); 30 flushes that
         // updates shrank to 3 MB count as 3; 20 flushes of 1 MB as 20.
