@@ -5,6 +5,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.stream.Stream;
 
 /** The benchmarks' scratch directories. */
 public final class BenchFiles {
@@ -16,5 +18,25 @@ public final class BenchFiles {
         if (Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
             MoreFiles.deleteRecursively(root);
         }
+    }
+
+    /**
+     * Copies the files of store directory {@code template} but its {@code LOCK} into a new temporary directory (a
+     * fresh copy of a loaded store for each measurement of a benchmark that changes it).
+     *
+     * @param template the store to copy
+     * @param prefix   the new directory's name prefix
+     * @return the new directory
+     */
+    public static Path copyStore(Path template, String prefix) throws IOException {
+        Path dir = Files.createTempDirectory(prefix);
+        try (Stream<Path> files = Files.list(template)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                if (Files.isRegularFile(f) && !f.getFileName().toString().equals("LOCK")) {
+                    Files.copy(f, dir.resolve(f.getFileName()), StandardCopyOption.COPY_ATTRIBUTES);
+                }
+            }
+        }
+        return dir;
     }
 }

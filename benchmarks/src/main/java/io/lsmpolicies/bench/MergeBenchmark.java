@@ -10,10 +10,8 @@ import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -79,14 +77,7 @@ public class MergeBenchmark {
 
     @Setup(Level.Invocation)
     public void copy() throws IOException {
-        dir = Files.createTempDirectory("lsm-merge-bench-run");
-        try (Stream<Path> files = Files.list(template)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                if (Files.isRegularFile(f) && !f.getFileName().toString().equals("LOCK")) {
-                    Files.copy(f, dir.resolve(f.getFileName()), StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
+        dir = BenchFiles.copyStore(template, "lsm-merge-bench-run");
         store = LsmStore.open(dir, options);
     }
 

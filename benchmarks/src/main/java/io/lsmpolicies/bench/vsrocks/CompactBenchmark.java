@@ -7,9 +7,7 @@ import io.lsmpolicies.lsm.wal.SyncMode;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -112,14 +110,7 @@ public class CompactBenchmark {
 
     @Setup(Level.Invocation)
     public void copy() throws IOException, RocksDBException {
-        dir = Files.createTempDirectory("compact-vs-rocksdb-run");
-        try (Stream<Path> files = Files.list(template)) {
-            for (Path f : (Iterable<Path>) files::iterator) {
-                if (Files.isRegularFile(f) && !f.getFileName().toString().equals("LOCK")) {
-                    Files.copy(f, dir.resolve(f.getFileName()), StandardCopyOption.COPY_ATTRIBUTES);
-                }
-            }
-        }
+        dir = BenchFiles.copyStore(template, "compact-vs-rocksdb-run");
         if (side.equals("ours")) {
             ours = LsmStore.open(dir, ourOptions());
         } else {
