@@ -11,7 +11,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -281,7 +280,7 @@ public final class SSTableReader implements Closeable {
      * @return the cursor, before its first entry
      */
     public EntryCursor scanInPlace(int readAheadBytes) {
-        return new LeafScan(Math.max(1, readAheadBytes / pageSize), 0, null, null);
+        return new LeafScan(this, Math.max(1, readAheadBytes / pageSize), 0, null, null);
     }
 
     /**
@@ -298,7 +297,7 @@ public final class SSTableReader implements Closeable {
      */
     public EntryCursor scanInPlace(int readAheadBytes, byte[] from, byte[] to) throws IOException {
         long first = from == null ? 0 : leafFor(from, Long.MAX_VALUE);
-        return new LeafScan(Math.max(1, readAheadBytes / pageSize), first, from, to);
+        return new LeafScan(this, Math.max(1, readAheadBytes / pageSize), first, from, to);
     }
 
     /** {@return the number of leaf pages (the data pages, in key order)} */
@@ -338,159 +337,6 @@ public final class SSTableReader implements Closeable {
             return page.entry(0).key();
         } finally {
             page.release();
-        }
-    }
-
-    /** The cursor of {@link #scanInPlace}: leaves decoded sequentially in a read-ahead chunk. */
-    private final class LeafScan implements EntryCursor {
-        private final int readAheadPages;
-        private byte[] chunk;
-        private ByteBuffer chunkBuffer;
-        private long chunkStart;
-        private int chunkPages;
-        /** The next leaf to open. */
-        private long leaf;
-        /** The open leaf, its entries left, where the next one starts ({@code pos[0]}) and where its entries end. */
-        private long pageNo = -1;
-        private int remaining;
-        private final int[] pos = new int[1];
-        private int end;
-        private int keyAt;
-        private int keyLen;
-        private int valueLen;
-        private long sequence;
-        private boolean tombstone;
-
-        /** Entries before this key are skipped (null: none); cleared at the first entry at or after it. */
-        private byte[] from;
-        /** The scan ends at the first entry at or after this key (null: at the table's end). */
-        private final byte[] to;
-
-        private LeafScan(int readAheadPages, long firstLeaf, byte[] from, byte[] to) {
-            this.readAheadPages = readAheadPages;
-            this.leaf = firstLeaf;
-            this.from = from;
-            this.to = to;
-        }
-
-        @Override
-        public boolean advance() throws IOException {
-            while (nextEntry()) {
-                if (from != null) {
-                    if (Arrays.compareUnsigned(chunk, keyAt, keyAt + keyLen, from, 0, from.length) < 0) {
-                        continue;
-                    }
-                    from = null;
-                }
-                if (to != null && Arrays.compareUnsigned(chunk, keyAt, keyAt + keyLen, to, 0, to.length) >= 0) {
-                    close();
-                    return false;
-                }
-                return true;
-            }
-            return false;
-        }
-
-        private boolean nextEntry() throws IOException {
-            while (remaining == 0) {
-                if (leaf >= leafPages) {
-                    chunk = null;
-                    chunkBuffer = null;
-                    return false;
-                }
-                open(leaf++);
-            }
-            try { // the checks of Page.parse, entry by entry
-                if (pos[0] >= end) {
-                    throw new IllegalArgumentException("varint runs past the end of the page");
-                }
-                tombstone = (chunk[pos[0]++] & 1) != 0;
-                long k = Page.varLong(chunkBuffer, pos, end);
-                long v = Page.varLong(chunkBuffer, pos, end);
-                sequence = Page.varLong(chunkBuffer, pos, end);
-                if (k < 0 || v < 0 || k > end - pos[0] || v > end - pos[0] - k) {
-                    throw new IllegalArgumentException("length " + (k + v) + " runs past the end of the page");
-                }
-                keyAt = pos[0];
-                keyLen = (int) k;
-                valueLen = (int) v;
-                pos[0] += keyLen + valueLen;
-                remaining--;
-                return true;
-            } catch (IllegalArgumentException e) {
-                throw new CorruptionException(path, offsets.offset(pageNo), Code.BAD_LENGTH, "leaf entry: "
-                        + e.getMessage());
-            }
-        }
-
-        /** Opens leaf {@code n}: reads the chunk holding it if needed, checks its checksum, type and count. */
-        private void open(long n) throws IOException {
-            if (chunk == null || n >= chunkStart + chunkPages) {
-                chunkStart = n;
-                chunkPages = (int) Math.min(readAheadPages, leafPages - n);
-                if (chunk == null) {
-                    chunk = new byte[readAheadPages * pageSize];
-                    chunkBuffer = ByteBuffer.wrap(chunk);
-                }
-                long from = offsets.offset(n);
-                readFully(ByteBuffer.wrap(chunk, 0, (int) (offsets.offset(n + chunkPages) - from)), from);
-                pagesRead.addAndGet(chunkPages);
-            }
-            int at = (int) (offsets.offset(n) - offsets.offset(chunkStart));
-            int length = offsets.length(n);
-            verifyChecksum(n, chunk, at, length);
-            pageNo = n;
-            remaining = Page.checkedCount(path, n, offsets.offset(n), SSTableFormat.LEAF, chunkBuffer, at, length);
-            pos[0] = at + SSTableFormat.PAGE_HEADER_BYTES;
-            end = at + length - SSTableFormat.PAGE_CRC_BYTES;
-        }
-
-        @Override
-        public byte[] keyArray() {
-            return chunk;
-        }
-
-        @Override
-        public int keyOffset() {
-            return keyAt;
-        }
-
-        @Override
-        public int keyLength() {
-            return keyLen;
-        }
-
-        @Override
-        public long sequence() {
-            return sequence;
-        }
-
-        @Override
-        public boolean tombstone() {
-            return tombstone;
-        }
-
-        @Override
-        public byte[] valueArray() {
-            return chunk;
-        }
-
-        @Override
-        public int valueOffset() {
-            return keyAt + keyLen;
-        }
-
-        @Override
-        public int valueLength() {
-            return valueLen;
-        }
-
-        @Override
-        public void close() {
-            chunk = null;
-            chunkBuffer = null;
-            remaining = 0;
-            leaf = leafPages;
         }
     }
 
@@ -681,7 +527,7 @@ public final class SSTableReader implements Closeable {
     }
 
     /** Checks page {@code pageNo}, held in {@code bytes[at, at + length)}, against its checksum. */
-    private void verifyChecksum(long pageNo, byte[] bytes, int at, int length) throws CorruptionException {
+    void verifyChecksum(long pageNo, byte[] bytes, int at, int length) throws CorruptionException {
         int crcAt = at + length - SSTableFormat.PAGE_CRC_BYTES;
         int stored = (bytes[crcAt] & 0xFF) << 24 | (bytes[crcAt + 1] & 0xFF) << 16 | (bytes[crcAt + 2] & 0xFF) << 8
                 | bytes[crcAt + 3] & 0xFF;
@@ -732,8 +578,14 @@ public final class SSTableReader implements Closeable {
         return root;
     }
 
-    long leafPages() {
-        return leafPages;
+    /**
+     * Reads leaves {@code first .. first + pages - 1} in one call into {@code into} from its start (a merge's
+     * read-ahead), unchecked: the caller checks each page.
+     */
+    void readLeaves(byte[] into, long first, int pages) throws IOException {
+        long from = offsets.offset(first);
+        readFully(ByteBuffer.wrap(into, 0, (int) (offsets.offset(first + pages) - from)), from);
+        pagesRead.addAndGet(pages);
     }
 
     /**

@@ -60,8 +60,8 @@ public final class SSTableVerifier {
             try {
                 long[] nextLeaf = {0};
                 walk(reader, reader.root(), reader.height(), nextLeaf, problems);
-                if (nextLeaf[0] != reader.leafPages()) {
-                    problems.add("the internal levels reach " + nextLeaf[0] + " of " + reader.leafPages() + " leaves");
+                if (nextLeaf[0] != reader.leafCount()) {
+                    problems.add("the internal levels reach " + nextLeaf[0] + " of " + reader.leafCount() + " leaves");
                 }
             } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
                 problems.add("tree: " + message(e));
@@ -82,7 +82,7 @@ public final class SSTableVerifier {
      */
     private static void checkEveryPage(Path path, SSTableReader r, List<String> problems) throws IOException {
         PageOffsets offsets = r.offsets();
-        long internalEnd = r.height() > 1 ? r.root() + 1 : r.leafPages();
+        long internalEnd = r.height() > 1 ? r.root() + 1 : r.leafCount();
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
             for (long pageNo = 0; pageNo < offsets.pages(); pageNo++) {
                 long offset = offsets.offset(pageNo);
@@ -97,7 +97,7 @@ public final class SSTableVerifier {
                     problems.add("offset " + offset + ": page " + pageNo + " checksum mismatch");
                     continue;
                 }
-                byte expected = pageNo < r.leafPages() ? SSTableFormat.LEAF
+                byte expected = pageNo < r.leafCount() ? SSTableFormat.LEAF
                         : pageNo < internalEnd ? SSTableFormat.INTERNAL : SSTableFormat.BLOB;
                 if (page[0] != expected) {
                     problems.add("offset " + offset + ": page " + pageNo + " has type " + page[0] + ", its position "
@@ -202,7 +202,7 @@ public final class SSTableVerifier {
         Entry first = null;
         Entry previous = null;
         int bloomMisses = 0;
-        for (long pageNo = 0; pageNo < r.leafPages(); pageNo++) {
+        for (long pageNo = 0; pageNo < r.leafCount(); pageNo++) {
             ByteBuffer page = r.page(pageNo, SSTableFormat.LEAF);
             int count = page.getInt(1);
             for (int i = 0; i < count; i++) {
