@@ -118,12 +118,13 @@ public final class BenchChild implements Callable<Integer> {
 
     /**
      * The results in a child's standard output: one per {@link #RESULT} line (other lines are ignored), each
-     * labelled with {@code pairing}, {@code side} and {@code round}. A value that is not a number (NaN is written
-     * as the string {@code "NaN"}) is NaN.
+     * labelled with {@code pairing}, {@code side}, {@code round} and {@code repeat}. A value that is not a number
+     * (NaN is written as the string {@code "NaN"}) is NaN.
      *
      * @throws IOException if a result line is not the JSON this class prints
      */
-    static List<PhaseResult> parse(String stdout, String pairing, String side, int round) throws IOException {
+    static List<PhaseResult> parse(String stdout, String pairing, String side, int round, int repeat)
+            throws IOException {
         List<PhaseResult> results = new ArrayList<>();
         for (String line : stdout.split("\n")) {
             if (!line.startsWith(RESULT)) {
@@ -140,7 +141,7 @@ public final class BenchChild implements Callable<Integer> {
                 Map.Entry<String, JsonNode> e = it.next();
                 v.put(e.getKey(), e.getValue().isNumber() ? e.getValue().asDouble() : Double.NaN);
             }
-            results.add(new PhaseResult(pairing, side, round, phase.asText(), v));
+            results.add(new PhaseResult(pairing, side, round, repeat, phase.asText(), v));
         }
         return results;
     }

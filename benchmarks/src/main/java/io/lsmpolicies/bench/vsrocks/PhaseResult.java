@@ -8,10 +8,12 @@ import java.util.Map;
  * @param pairing the pairing ({@link Pairing#toString()})
  * @param side    {@code ours} or {@code rocksdb}
  * @param round   the round, from 1
+ * @param repeat  the read repeat within the round, from 1 ({@code reads} and {@code scans} run on the round's
+ *                loaded stores more than once, the systems alternating); 1 for loads
  * @param phase   {@code load-1t}, {@code load-4t}, ... (client threads), {@code reads} or {@code scans}
  * @param values  the measurements by name ({@link Metric}); NaN where not measured
  */
-record PhaseResult(String pairing, String side, int round, String phase, Map<String, Double> values) {
+record PhaseResult(String pairing, String side, int round, int repeat, String phase, Map<String, Double> values) {
 
     PhaseResult {
         values = Map.copyOf(values);

@@ -2,13 +2,16 @@ package io.lsmpolicies.bench.vsrocks;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * One row of the report: a measurement of one phase of one pairing, ours against RocksDB's. Each round gives one
- * ratio, ours / RocksDB's, from the two systems' results of that round; the row gives their median and range.
+ * One row of the report: a measurement of one phase of one pairing, ours against RocksDB's. Each sample (a round,
+ * and for reads and scans each read repeat within it) gives one ratio, ours / RocksDB's, from the two systems'
+ * results of that sample; the row gives their median and range.
  * Whether a ratio above 1 is good for us is {@code higherIsBetter} (throughput: yes; latency, memory, space,
  * write amplification: no).
  *
@@ -17,29 +20,30 @@ import java.util.Set;
  * @param metric         the measurement's name
  * @param label          its name in the table
  * @param higherIsBetter whether a higher value is better for a system
- * @param ours           the median of our values over the rounds
- * @param rocksdb        the median of RocksDB's values over the rounds
- * @param ratio          the median of the per-round ratios (NaN where no round has both values, RocksDB's above 0)
- * @param min            the smallest per-round ratio
- * @param max            the largest per-round ratio
- * @param perRound       the per-round ratios, in round order
+ * @param ours           the median of our values over the samples
+ * @param rocksdb        the median of RocksDB's values over the samples
+ * @param ratio          the median of the per-sample ratios (NaN where no sample has both values, RocksDB's above 0)
+ * @param min            the smallest per-sample ratio
+ * @param max            the largest per-sample ratio
+ * @param perSample      the per-sample ratios, in order of round, then repeat
  */
 record Ratio(String pairing, String phase, String metric, String label, boolean higherIsBetter, double ours,
-        double rocksdb, double ratio, double min, double max, List<Double> perRound) {
+        double rocksdb, double ratio, double min, double max, List<Double> perSample) {
 
     Ratio {
-        perRound = List.copyOf(perRound);
+        perSample = List.copyOf(perSample);
     }
 
     /** The rows of {@code results}: every pairing (in order of appearance), phase and applicable {@link Metric}. */
     static List<Ratio> of(List<PhaseResult> results) {
         Set<String> pairings = new LinkedHashSet<>();
         Set<String> phases = new LinkedHashSet<>();
-        Set<Integer> rounds = new LinkedHashSet<>();
+        Set<List<Integer>> samples = new TreeSet<>(Comparator.<List<Integer>>comparingInt(k -> k.get(0))
+                .thenComparingInt(k -> k.get(1)));
         for (PhaseResult r : results) {
             pairings.add(r.pairing());
             phases.add(r.phase());
-            rounds.add(r.round());
+            samples.add(List.of(r.round(), r.repeat()));
         }
         List<Ratio> rows = new ArrayList<>();
         for (String pairing : pairings) {
@@ -51,9 +55,9 @@ record Ratio(String pairing, String phase, String metric, String label, boolean 
                     List<Double> ours = new ArrayList<>();
                     List<Double> rocks = new ArrayList<>();
                     List<Double> ratios = new ArrayList<>();
-                    for (int round : rounds) {
-                        double o = find(results, pairing, Side.OURS, round, phase, m.key());
-                        double k = find(results, pairing, Side.ROCKSDB, round, phase, m.key());
+                    for (List<Integer> sample : samples) {
+                        double o = find(results, pairing, Side.OURS, sample, phase, m.key());
+                        double k = find(results, pairing, Side.ROCKSDB, sample, phase, m.key());
                         if (!Double.isNaN(o)) {
                             ours.add(o);
                         }
@@ -75,11 +79,11 @@ record Ratio(String pairing, String phase, String metric, String label, boolean 
         return rows;
     }
 
-    private static double find(List<PhaseResult> results, String pairing, Side side, int round, String phase,
-            String key) {
+    private static double find(List<PhaseResult> results, String pairing, Side side, List<Integer> sample,
+            String phase, String key) {
         for (PhaseResult r : results) {
-            if (r.pairing().equals(pairing) && r.side().equals(side.label()) && r.round() == round
-                    && r.phase().equals(phase)) {
+            if (r.pairing().equals(pairing) && r.side().equals(side.label()) && r.round() == sample.get(0)
+                    && r.repeat() == sample.get(1) && r.phase().equals(phase)) {
                 return r.value(key);
             }
         }

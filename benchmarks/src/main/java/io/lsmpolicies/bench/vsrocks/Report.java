@@ -29,7 +29,7 @@ record Report(Map<String, Object> settings, List<PhaseResult> results, List<Rati
 
     /**
      * The table: per pairing, one row per measurement with our median, RocksDB's, the median ratio ours /
-     * RocksDB's with its range over the rounds, which direction is better for us, and for the loads the write
+     * RocksDB's with its range over the samples (rounds; for reads and scans, each read repeat of each round), which direction is better for us, and for the loads the write
      * amplification of both beside it.
      */
     String table() {
@@ -38,8 +38,9 @@ record Report(Map<String, Object> settings, List<PhaseResult> results, List<Rati
         for (Ratio r : ratios) {
             if (!r.pairing().equals(pairing)) {
                 pairing = r.pairing();
-                b.append(String.format(Locale.ROOT, "%n%s: ours / RocksDB per round, median (min..max) over %d "
-                        + "round(s)%n", pairing, rounds(pairing)));
+                b.append(String.format(Locale.ROOT, "%n%s: ours / RocksDB per sample, median (min..max) over %d "
+                        + "round(s), and over %d read repeat(s) in each for reads and scans%n", pairing,
+                        count(pairing, PhaseResult::round), count(pairing, PhaseResult::repeat)));
                 b.append(String.format(Locale.ROOT, "%-8s %-24s %10s %10s %8s %14s %-7s %s%n", "phase",
                         "measurement", "ours", "RocksDB", "ratio", "range", "better", "WA ours / RocksDB"));
             }
@@ -76,6 +77,7 @@ record Report(Map<String, Object> settings, List<PhaseResult> results, List<Rati
             m.put("pairing", r.pairing());
             m.put("side", r.side());
             m.put("round", r.round());
+            m.put("repeat", r.repeat());
             m.put("phase", r.phase());
             Map<String, Object> values = new java.util.TreeMap<>();
             r.values().forEach((k, v) -> values.put(k, finite(v)));
@@ -96,7 +98,7 @@ record Report(Map<String, Object> settings, List<PhaseResult> results, List<Rati
         m.put("ratio", finite(r.ratio()));
         m.put("min", finite(r.min()));
         m.put("max", finite(r.max()));
-        m.put("perRound", r.perRound());
+        m.put("perSample", r.perSample());
         return m;
     }
 
@@ -104,9 +106,8 @@ record Report(Map<String, Object> settings, List<PhaseResult> results, List<Rati
         return Double.isNaN(v) || Double.isInfinite(v) ? null : v;
     }
 
-    private int rounds(String pairing) {
-        return (int) results.stream().filter(r -> r.pairing().equals(pairing)).mapToInt(PhaseResult::round)
-                .distinct().count();
+    private int count(String pairing, java.util.function.ToIntFunction<PhaseResult> key) {
+        return (int) results.stream().filter(r -> r.pairing().equals(pairing)).mapToInt(key).distinct().count();
     }
 
     private Ratio find(String pairing, String phase, String metric) {

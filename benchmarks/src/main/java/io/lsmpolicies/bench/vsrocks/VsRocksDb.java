@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,8 +22,10 @@ import picocli.CommandLine;
  * {@code bin/bench-vs-rocksdb}: our store against RocksDB on the same records and settings (docs/performance.md,
  * "Side by side with RocksDB"). For each round, for each pairing, our store and then RocksDB each run, every
  * phase in a child JVM of its own ({@link BenchChild}): a load with each client-thread count into an empty
- * directory, then point reads and scans on the store the first load made. The report sets every measurement
- * side by side with the ratio ours / RocksDB's per round (median and range over the rounds) and the write
+ * directory; then, on the two stores the first loads made, point reads and scans, {@code --read-repeats} times
+ * per system, the systems alternating and which goes first alternating too, each after the loads' dirty pages
+ * are written out ({@code sync}). The report sets every measurement side by side with the ratio ours /
+ * RocksDB's per sample (median and range over the rounds and, for reads, the repeats) and the write
  * amplification beside the loads; it writes a JSON file and a plot of the get latency percentiles.
  */
 @Command(name = "bench-vs-rocksdb", mixinStandardHelpOptions = true, sortOptions = false,
@@ -51,6 +54,10 @@ public final class VsRocksDb implements Callable<Integer> {
 
     @Option(names = "--scans", defaultValue = "50000", description = "Timed scans (1..100 records each)")
     int scans;
+
+    @Option(names = "--read-repeats", defaultValue = "3", description = "Read phases (gets, then scans) per system "
+            + "and round, on the round's loaded stores, the systems alternating (default: ${DEFAULT-VALUE})")
+    int readRepeats;
 
     @Option(names = "--quick", description = "A smoke run: 100,000 records, 20,000 gets, 5,000 scans, 1 round")
     boolean quick;
@@ -81,7 +88,7 @@ public final class VsRocksDb implements Callable<Integer> {
     MergeOrder mergeOrder;
 
     @Option(names = "--page-bytes", defaultValue = "0", description = "Our page size: 0 (default) fits pages to "
-            + "the entries (8 KiB for 1 KB records); otherwise every table's pages are this size (RocksDB's blocks "
+            + "the entries (4 KiB for 1 KB records); otherwise every table's pages are this size (RocksDB's blocks "
             + "stay 4 KiB)")
     int pageBytes;
 
@@ -110,10 +117,10 @@ public final class VsRocksDb implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--subcompactions or --page-bytes: "
                     + e.getMessage());
         }
-        if (rounds < 1 || records < 1 || valueSize < 0 || gets < 1 || scans < 1 || threads.isEmpty()
+        if (rounds < 1 || readRepeats < 1 || records < 1 || valueSize < 0 || gets < 1 || scans < 1 || threads.isEmpty()
                 || threads.stream().anyMatch(t -> t < 1)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--rounds, --records, --gets, --scans "
-                    + "and every --threads must be at least 1, --value-size at least 0");
+            throw new CommandLine.ParameterException(new CommandLine(this), "--rounds, --read-repeats, --records, "
+                    + "--gets, --scans and every --threads must be at least 1, --value-size at least 0");
         }
         boolean ownDir = dir == null;
         Path work = ownDir ? Files.createTempDirectory(Files.createDirectories(Path.of("target")), "bench-vs-rocksdb-")
@@ -122,9 +129,7 @@ public final class VsRocksDb implements Callable<Integer> {
         try {
             for (int round = 1; round <= rounds; round++) {
                 for (int p = 0; p < pairings.size(); p++) {
-                    for (Side side : Side.values()) {
-                        results.addAll(runSide(work, round, p, pairings.get(p), side));
-                    }
+                    results.addAll(runPairing(work, round, p, pairings.get(p)));
                 }
             }
         } finally {
@@ -149,6 +154,7 @@ public final class VsRocksDb implements Callable<Integer> {
         s.put("loadThreads", threads);
         s.put("gets", gets);
         s.put("scans", scans);
+        s.put("readRepeats", readRepeats);
         s.put("memtableBytes", Side.MEMTABLE_BYTES);
         s.put("blockCacheBytes", Side.BLOCK_CACHE_BYTES);
         s.put("wal", "async");
@@ -162,32 +168,62 @@ public final class VsRocksDb implements Callable<Integer> {
         return s;
     }
 
-    /** One system's round of one pairing: each load in its child, then the reads and scans in another. */
-    private List<PhaseResult> runSide(Path work, int round, int pairIndex, Pairing pairing, Side side)
+    /**
+     * One round of one pairing: each system's loads (each in its child, into an empty directory; the stores of
+     * loads after the first are deleted at once), then {@link #readRepeats} read phases per system on the first
+     * loads' stores, alternating between the systems and, from one repeat to the next, which goes first; before
+     * each, the loads' dirty pages are written out so that no read phase runs beside the kernel's writeback.
+     */
+    private List<PhaseResult> runPairing(Path work, int round, int pairIndex, Pairing pairing)
             throws IOException, InterruptedException {
         List<PhaseResult> results = new ArrayList<>();
-        Path readDir = null;
-        List<Path> dirs = new ArrayList<>();
+        Map<Side, Path> readDirs = new EnumMap<>(Side.class);
         try {
-            for (int t : threads) {
-                Path d = work.resolve("pair" + pairIndex + "-" + side.label() + "-" + t + "t");
-                BenchFiles.deleteTree(d);
-                dirs.add(d);
-                readDir = readDir == null ? d : readDir;
-                results.addAll(child(work, round, pairing, side, List.of("--mode", "load", "--dir", d.toString(),
-                        "--threads", Integer.toString(t))));
+            for (Side side : Side.values()) {
+                for (int t : threads) {
+                    Path d = work.resolve("pair" + pairIndex + "-" + side.label() + "-" + t + "t");
+                    BenchFiles.deleteTree(d);
+                    boolean first = !readDirs.containsKey(side);
+                    if (first) {
+                        readDirs.put(side, d);
+                    }
+                    try {
+                        results.addAll(child(work, round, 1, pairing, side, List.of("--mode", "load", "--dir",
+                                d.toString(), "--threads", Integer.toString(t))));
+                    } finally {
+                        if (!first) {
+                            BenchFiles.deleteTree(d);
+                        }
+                    }
+                }
             }
-            results.addAll(child(work, round, pairing, side, List.of("--mode", "read", "--dir", readDir.toString(),
-                    "--gets", Integer.toString(gets), "--scans", Integer.toString(scans))));
+            for (int repeat = 1; repeat <= readRepeats; repeat++) {
+                List<Side> order = repeat % 2 == 1 ? List.of(Side.OURS, Side.ROCKSDB)
+                        : List.of(Side.ROCKSDB, Side.OURS);
+                for (Side side : order) {
+                    syncDisks();
+                    results.addAll(child(work, round, repeat, pairing, side, List.of("--mode", "read", "--dir",
+                            readDirs.get(side).toString(), "--gets", Integer.toString(gets), "--scans",
+                            Integer.toString(scans))));
+                }
+            }
         } finally {
-            for (Path d : dirs) {
+            for (Path d : readDirs.values()) {
                 BenchFiles.deleteTree(d);
             }
         }
         return results;
     }
 
-    private List<PhaseResult> child(Path work, int round, Pairing pairing, Side side, List<String> args)
+    /** Writes out every dirty page of the machine ({@code sync}), so a read phase does not share the disk with it. */
+    private static void syncDisks() throws IOException, InterruptedException {
+        Process sync = new ProcessBuilder("sync").inheritIO().start();
+        if (sync.waitFor() != 0) {
+            throw new IOException("sync failed with exit status " + sync.exitValue());
+        }
+    }
+
+    private List<PhaseResult> child(Path work, int round, int repeat, Pairing pairing, Side side, List<String> args)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -202,7 +238,8 @@ public final class VsRocksDb implements Callable<Integer> {
         command.addAll(tuning.args());
         command.addAll(args);
         Path log = work.resolve("child-" + round + "-" + side.label() + ".log");
-        String what = String.format(Locale.ROOT, "round %d, %s, %s, %s", round, pairing, side.label(),
+        String what = String.format(Locale.ROOT, "round %d%s, %s, %s, %s", round,
+                args.contains("read") ? " read " + repeat : "", pairing, side.label(),
                 String.join(" ", args.subList(0, 2)) + (args.contains("--threads")
                         ? " " + args.get(args.indexOf("--threads") + 1) + " threads" : ""));
         System.err.println(what + " ...");
@@ -228,7 +265,7 @@ public final class VsRocksDb implements Callable<Integer> {
                     + tail(log));
         }
         List<PhaseResult> results = BenchChild.parse(new String(stdout, StandardCharsets.UTF_8), pairing.toString(),
-                side.label(), round);
+                side.label(), round, repeat);
         for (PhaseResult r : results) {
             System.err.println("  " + r.phase() + ": " + brief(r));
         }

@@ -45,11 +45,11 @@ class BenchChildTest {
     void aResultLineIsReadWithNaNAndOtherLinesAreIgnored() throws IOException {
         String out = "some log line\n" + BenchChild.RESULT + "{\"phase\":\"reads\",\"values\":{\"avgMicros\":12.5,"
                 + "\"peakRssBytes\":\"NaN\"}}\n";
-        List<PhaseResult> r = BenchChild.parse(out, PAIR, "ours", 1);
+        List<PhaseResult> r = BenchChild.parse(out, PAIR, "ours", 1, 1);
         assertThat(r).hasSize(1);
         assertThat(r.get(0).value("avgMicros")).isEqualTo(12.5);
         assertThat(r.get(0).value("peakRssBytes")).isNaN();
-        assertThatThrownBy(() -> BenchChild.parse(BenchChild.RESULT + "{\"phase\":\"reads\"}", PAIR, "ours", 1))
+        assertThatThrownBy(() -> BenchChild.parse(BenchChild.RESULT + "{\"phase\":\"reads\"}", PAIR, "ours", 1, 1))
                 .hasMessageContaining("without phase or values");
     }
 
@@ -59,7 +59,7 @@ class BenchChildTest {
                 "load", "--threads", "2", "--dir", store.toString())
                 + child("--side", side, "--pair", PAIR, "--records", "2000", "--value-size", "100", "--mode",
                 "read", "--gets", "300", "--scans", "100", "--dir", store.toString());
-        return BenchChild.parse(out, PAIR, side, 2);
+        return BenchChild.parse(out, PAIR, side, 2, 1);
     }
 
     /** Runs the child in-process; its standard output. */

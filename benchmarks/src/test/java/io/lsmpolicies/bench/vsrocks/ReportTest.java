@@ -22,35 +22,41 @@ class ReportTest {
     @TempDir
     Path dir;
 
-    /** Two rounds: our load rate 60k then 66k against RocksDB's 75k then 60k (ratios 0.8 and 1.1). */
+    /**
+     * Two rounds: our load rate 60k then 66k against RocksDB's 75k then 60k (ratios 0.8 and 1.1); two read repeats
+     * in each, our p99 80 and 90 us in the first round, 100 and 110 us in the second, against RocksDB's 15 us.
+     */
     static List<PhaseResult> results() {
         List<PhaseResult> r = new ArrayList<>();
-        r.add(new PhaseResult(PAIR, "ours", 1, "load-1t", Map.of("recordsPerSecond", 60_000.0,
+        r.add(new PhaseResult(PAIR, "ours", 1, 1, "load-1t", Map.of("recordsPerSecond", 60_000.0,
                 "writeAmplification", 4.8, "peakRssBytes", 1e9)));
-        r.add(new PhaseResult(PAIR, "rocksdb", 1, "load-1t", Map.of("recordsPerSecond", 75_000.0,
+        r.add(new PhaseResult(PAIR, "rocksdb", 1, 1, "load-1t", Map.of("recordsPerSecond", 75_000.0,
                 "writeAmplification", 4.9, "peakRssBytes", 5e8)));
-        r.add(new PhaseResult(PAIR, "ours", 2, "load-1t", Map.of("recordsPerSecond", 66_000.0,
+        r.add(new PhaseResult(PAIR, "ours", 2, 1, "load-1t", Map.of("recordsPerSecond", 66_000.0,
                 "writeAmplification", 4.6, "peakRssBytes", 1e9)));
-        r.add(new PhaseResult(PAIR, "rocksdb", 2, "load-1t", Map.of("recordsPerSecond", 60_000.0,
+        r.add(new PhaseResult(PAIR, "rocksdb", 2, 1, "load-1t", Map.of("recordsPerSecond", 60_000.0,
                 "writeAmplification", 4.9, "peakRssBytes", 5e8)));
-        for (int round = 1; round <= 2; round++) {
-            r.add(new PhaseResult(PAIR, "ours", round, "reads", Map.of("avgMicros", 15.0, "p50Micros", 12.0,
-                    "p90Micros", 20.0, "p99Micros", 60.0 + round * 20, "p999Micros", 200.0, "p9999Micros", 900.0,
-                    "maxMicros", 20_000.0, "gcPausesOver10ms", 2.0)));
-            r.add(new PhaseResult(PAIR, "rocksdb", round, "reads", Map.of("avgMicros", 6.0, "p50Micros", 5.0,
-                    "p90Micros", 8.0, "p99Micros", 15.0, "p999Micros", 40.0, "p9999Micros", 100.0,
-                    "maxMicros", 2000.0, "gcPausesOver10ms", 0.0)));
+        // two read repeats a round, listed round 2 first: samples are ordered by round, then repeat
+        for (int round = 2; round >= 1; round--) {
+            for (int repeat = 1; repeat <= 2; repeat++) {
+                r.add(new PhaseResult(PAIR, "ours", round, repeat, "reads", Map.of("avgMicros", 15.0,
+                        "p50Micros", 12.0, "p90Micros", 20.0, "p99Micros", 60.0 + round * 20 + (repeat - 1) * 10,
+                        "p999Micros", 200.0, "p9999Micros", 900.0, "maxMicros", 20_000.0, "gcPausesOver10ms", 2.0)));
+                r.add(new PhaseResult(PAIR, "rocksdb", round, repeat, "reads", Map.of("avgMicros", 6.0,
+                        "p50Micros", 5.0, "p90Micros", 8.0, "p99Micros", 15.0, "p999Micros", 40.0,
+                        "p9999Micros", 100.0, "maxMicros", 2000.0, "gcPausesOver10ms", 0.0)));
+            }
         }
         return r;
     }
 
     @Test
-    void ratiosArePerRoundWithTheirMedianAndRange() {
+    void ratiosArePerSampleWithTheirMedianAndRange() {
         List<Ratio> ratios = Ratio.of(results());
         Ratio load = find(ratios, "load-1t", "recordsPerSecond");
-        assertThat(load.perRound()).hasSize(2);
-        assertThat(load.perRound().get(0)).isCloseTo(0.8, within(1e-9));
-        assertThat(load.perRound().get(1)).isCloseTo(1.1, within(1e-9));
+        assertThat(load.perSample()).hasSize(2);
+        assertThat(load.perSample().get(0)).isCloseTo(0.8, within(1e-9));
+        assertThat(load.perSample().get(1)).isCloseTo(1.1, within(1e-9));
         assertThat(load.ratio()).isCloseTo(0.95, within(1e-9));
         assertThat(load.min()).isCloseTo(0.8, within(1e-9));
         assertThat(load.max()).isCloseTo(1.1, within(1e-9));
@@ -59,12 +65,14 @@ class ReportTest {
         assertThat(load.higherIsBetter()).isTrue();
 
         Ratio p99 = find(ratios, "reads", "p99Micros");
-        assertThat(p99.perRound()).containsExactly(80.0 / 15, 100.0 / 15);
+        // each round's read repeats are samples of their own, in order of round, then repeat
+        assertThat(p99.perSample()).containsExactly(80.0 / 15, 90.0 / 15, 100.0 / 15, 110.0 / 15);
+        assertThat(p99.ratio()).isCloseTo((90.0 / 15 + 100.0 / 15) / 2, within(1e-9));
         assertThat(p99.higherIsBetter()).isFalse();
         // RocksDB had no long pause: no ratio, the values are still there
         Ratio gc = find(ratios, "reads", "gcPausesOver10ms");
         assertThat(gc.ratio()).isNaN();
-        assertThat(gc.perRound()).isEmpty();
+        assertThat(gc.perSample()).isEmpty();
         assertThat(gc.ours()).isEqualTo(2.0);
         // not measured in these results: no row
         assertThat(ratios).noneMatch(r -> r.metric().equals("stallSeconds"));
@@ -80,8 +88,9 @@ class ReportTest {
                 .orElseThrow();
         assertThat(loadRow).contains("63.0k", "67.5k", "0.95", "0.80..1.10", "higher", "4.70 / 4.90");
         String p99Row = table.lines().filter(l -> l.contains("get p99 us")).findFirst().orElseThrow();
-        assertThat(p99Row).contains("90", "15.0", "6.00", "5.33..6.67", "lower");
-        assertThat(table).contains(PAIR + ": ours / RocksDB per round, median (min..max) over 2 round(s)");
+        assertThat(p99Row).contains("95", "15.0", "6.33", "5.33..7.33", "lower");
+        assertThat(table).contains(PAIR + ": ours / RocksDB per sample, median (min..max) over 2 round(s), and over "
+                + "2 read repeat(s) in each for reads and scans");
     }
 
     @Test
@@ -108,7 +117,7 @@ class ReportTest {
         assertThat(load.get("ratio").asDouble()).isCloseTo(0.95, within(1e-9));
         assertThat(load.get("min").asDouble()).isCloseTo(0.8, within(1e-9));
         assertThat(load.get("max").asDouble()).isCloseTo(1.1, within(1e-9));
-        assertThat(load.get("perRound")).hasSize(2);
+        assertThat(load.get("perSample")).hasSize(2);
         assertThat(load.get("higherIsBetter").asBoolean()).isTrue();
         assertThat(gc.get("ratio").isNull()).isTrue();
     }
