@@ -212,16 +212,19 @@ final class FlushJob {
             for (FlushPlanner.PlannedTable p : plan.tables()) {
                 List<TableHandle> inputs = new ArrayList<>();
                 boolean bottommost;
+                boolean oneLevel;
                 ctx.mutex().lock();
                 try {
                     p.realInputs().forEach(id -> inputs.add(ctx.tables().get(id)));
                     bottommost = !inputs.isEmpty()
                             && ctx.tables().isBottommost(inputs, inputs, p.withMemTable() ? Long.MAX_VALUE : 0);
+                    oneLevel = ctx.manifest().current().levels().size() <= 1;
                 } finally {
                     ctx.mutex().unlock();
                 }
+                // as a merge task's stack-shaped merge: one component, split by key if large (in a store of one level)
                 outputs.add(ctx.builder().merge(inputs, p.withMemTable() ? m : null, flushIndex,
-                        OutputCutter.of(OutputCut.SINGLE_FILE), p.level(), bottommost));
+                        OutputCutter.of(OutputCut.SINGLE_FILE), p.level(), bottommost, oneLevel));
             }
             ctx.syncDirectory();
             install(m, plan, outputs, flushIndex, planned, start);

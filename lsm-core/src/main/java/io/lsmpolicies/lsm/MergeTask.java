@@ -123,8 +123,7 @@ final class MergeTask {
         switch (job.kind()) {
             case TRIVIAL_MOVE -> added = List.of(inputs.get(0).record().atLevel(job.outputLevel()));
             case REAL -> {
-                written = splittable ? ctx.builder().mergeSplittable(reads, job.outputLevel(), bottommost)
-                        : ctx.builder().merge(reads, null, 0, cutter, job.outputLevel(), bottommost);
+                written = ctx.builder().merge(reads, null, 0, cutter, job.outputLevel(), bottommost, splittable);
                 added = written;
                 ctx.syncDirectory();
             }

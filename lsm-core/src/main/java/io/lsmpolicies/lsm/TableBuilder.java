@@ -165,27 +165,15 @@ final class TableBuilder {
     }
 
     /**
-     * k-way merge of {@code mem} (if not null: the newest source, flush number {@code memFlushIndex}) and the
-     * real tables {@code inputs}, read through their own readers (I/O charged to merges, not the block cache),
-     * written as {@code level} tables cut by {@code cutter}; {@code bottommost} lets tombstones with nothing older
-     * behind them go. Never split.
+     * k-way merge of {@code mem} (if not null: the newest source, flush number {@code memFlushIndex}) and the real
+     * tables {@code inputs}, read through their own readers (I/O charged to merges, not the block cache), written as
+     * {@code level} tables cut by {@code cutter}; {@code bottommost} lets tombstones with nothing older behind them
+     * go. A {@code splittable} merge's output is one component (its cutter cuts nothing): if the tables hold enough
+     * bytes, it is split by key into ranges (see {@link KeyRanges}) merged at once, this thread taking the first,
+     * each range one file (the files share the merge's flushes and hold disjoint keys: one sorted run). If any range
+     * fails, every file of every range is deleted.
      */
-    List<TableRecord> merge(List<TableHandle> inputs, LiveMemTable mem, long memFlushIndex, OutputCutter cutter,
-            int level, boolean bottommost) throws IOException {
-        return merge(inputs, mem, memFlushIndex, cutter, level, bottommost, false);
-    }
-
-    /**
-     * As {@link #merge(List, LiveMemTable, long, OutputCutter, int, boolean)}, without a MemTable, into one component:
-     * if the inputs hold enough bytes, the merge is split by key into ranges (see {@link KeyRanges}) merged at once,
-     * this thread taking the first; each range is one file, cut never (the files share the merge's flushes and
-     * hold disjoint keys: one sorted run). If any range fails, every file of every range is deleted.
-     */
-    List<TableRecord> mergeSplittable(List<TableHandle> inputs, int level, boolean bottommost) throws IOException {
-        return merge(inputs, null, 0, OutputCutter.of(OutputCut.SINGLE_FILE), level, bottommost, true);
-    }
-
-    private List<TableRecord> merge(List<TableHandle> inputs, LiveMemTable mem, long memFlushIndex,
+    List<TableRecord> merge(List<TableHandle> inputs, LiveMemTable mem, long memFlushIndex,
             OutputCutter cutter, int level, boolean bottommost, boolean splittable) throws IOException {
         List<SSTableReader> readers = new ArrayList<>();
         try {
@@ -196,11 +184,10 @@ final class TableBuilder {
             long entries = 0;
             long dataBytes = 0;
             long inputBytes = 0;
-            if (mem != null) {
-                MemTable t = mem.table();
-                entries += t.size();
-                dataBytes += t.dataBytes();
-                sources.add(t.cursor());
+            MemTable memTable = mem == null ? null : mem.table();
+            if (memTable != null) {
+                entries += memTable.size();
+                dataBytes += memTable.dataBytes();
                 minFlush = memFlushIndex;
                 maxFlush = memFlushIndex;
                 oldestTombstone = mem.table().tombstones() > 0 ? mem.createdMillis() : Long.MAX_VALUE;
@@ -219,13 +206,16 @@ final class TableBuilder {
             int ranges = splittable ? (int) Math.min(subcompactions, inputBytes / subcompactionBytes) : 1;
             List<byte[]> splits = ranges > 1 ? KeyRanges.splitKeys(readers, ranges) : List.of();
             if (splits.isEmpty()) {
+                if (memTable != null) {
+                    sources.add(memTable.cursor());
+                }
                 for (SSTableReader r : readers) {
                     sources.add(r.scanInPlace(MERGE_READ_AHEAD_BYTES));
                 }
                 EntryCursor merged = new VersionCollapse(new MergingCursor(sources), snapshots.sequences(), bottommost);
                 return write(merged, options, cutter, level, cause, minFlush, maxFlush, oldestTombstone, false);
             }
-            return mergeRanges(readers, splits, options, level, bottommost,
+            return mergeRanges(memTable, readers, splits, options, level, bottommost,
                     new Provenance(minFlush, maxFlush, oldestTombstone));
         } finally {
             for (SSTableReader r : readers) {
@@ -235,12 +225,13 @@ final class TableBuilder {
     }
 
     /**
-     * Merges {@code readers} range by range, the ranges cut at {@code splits} (ascending): the first on this
+     * Merges {@code mem} (if not null) and {@code readers} range by range, the ranges cut at {@code splits}
+     * (ascending): the first on this
      * thread, the others on {@link #subcompactors}. Waits for every range; if one failed, deletes what the others
      * wrote and throws the first failure (the others suppressed).
      */
-    private List<TableRecord> mergeRanges(List<SSTableReader> readers, List<byte[]> splits, SSTableOptions options,
-            int level, boolean bottommost, Provenance provenance) throws IOException {
+    private List<TableRecord> mergeRanges(MemTable mem, List<SSTableReader> readers, List<byte[]> splits,
+            SSTableOptions options, int level, boolean bottommost, Provenance provenance) throws IOException {
         int n = splits.size() + 1;
         List<Future<List<TableRecord>>> others = new ArrayList<>(n - 1);
         List<TableRecord> out = new ArrayList<>();
@@ -249,15 +240,15 @@ final class TableBuilder {
             for (int i = 1; i < n; i++) {
                 byte[] from = splits.get(i - 1);
                 byte[] to = i < n - 1 ? splits.get(i) : null;
-                others.add(subcompactors.submit(() -> mergeRange(readers, from, to, options, level, bottommost,
-                        provenance)));
+                others.add(subcompactors.submit(() -> mergeRange(mem, readers, from, to, options, level,
+                        bottommost, provenance)));
             }
         } catch (RejectedExecutionException e) { // the store is closing: the merge fails, its submitted ranges go
             failure = e;
         }
         if (failure == null) {
             try {
-                out.addAll(mergeRange(readers, null, splits.get(0), options, level, bottommost, provenance));
+                out.addAll(mergeRange(mem, readers, null, splits.get(0), options, level, bottommost, provenance));
             } catch (IOException | RuntimeException | Error e) {
                 failure = e;
             }
@@ -304,10 +295,16 @@ final class TableBuilder {
         return first;
     }
 
-    /** Merges the entries of {@code readers} with keys in {@code [from, to)} into one file (none if empty). */
-    private List<TableRecord> mergeRange(List<SSTableReader> readers, byte[] from, byte[] to, SSTableOptions options,
-            int level, boolean bottommost, Provenance provenance) throws IOException {
-        List<EntryCursor> sources = new ArrayList<>(readers.size());
+    /**
+     * Merges the entries of {@code mem} (if not null) and {@code readers} with keys in {@code [from, to)} into one file
+     * (none if empty).
+     */
+    private List<TableRecord> mergeRange(MemTable mem, List<SSTableReader> readers, byte[] from, byte[] to,
+            SSTableOptions options, int level, boolean bottommost, Provenance provenance) throws IOException {
+        List<EntryCursor> sources = new ArrayList<>(readers.size() + 1);
+        if (mem != null) {
+            sources.add(mem.cursor(from, to));
+        }
         for (SSTableReader r : readers) {
             sources.add(r.scanInPlace(MERGE_READ_AHEAD_BYTES, from, to));
         }

@@ -23,6 +23,8 @@ import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * Merges split by key ({@link StoreOptions#subcompactions()}): the files of one merge are one component to the
@@ -36,9 +38,13 @@ class SubcompactionTest {
     Path tmp;
 
     private static StoreOptions options(String policy, int subcompactions) {
+        return options(policy, subcompactions, MergeOrder.FLUSH_THEN_MERGE);
+    }
+
+    private static StoreOptions options(String policy, int subcompactions, MergeOrder order) {
         return StoreOptions.builder().memtableBytes(64 * 1024).walMode(SyncMode.OFF).policy(policy)
                 .sstable(SSTableOptions.builder().pageSize(1024).fitPageSize(false).build()).maxKeyBytes(32)
-                .subcompactions(subcompactions).subcompactionBytes(32 * 1024).build();
+                .subcompactions(subcompactions).subcompactionBytes(32 * 1024).mergeOrder(order).build();
     }
 
     /** Keys in scattered order (an odd multiplier is a bijection), so every flush spans the key space. */
@@ -98,12 +104,14 @@ class SubcompactionTest {
                 + c.stream().mapToLong(TableRecord::dataBytes).sum() + "b").toList();
     }
 
-    @Test
-    void aLargeMergeIsWrittenAsKeyDisjointFilesOfOneComponent() throws IOException {
+    /** With {@link MergeOrder#MERGE_MEMTABLE} the merges that take the MemTable in (on the flush thread) split too. */
+    @ParameterizedTest
+    @EnumSource(MergeOrder.class)
+    void aLargeMergeIsWrittenAsKeyDisjointFilesOfOneComponent(MergeOrder order) throws IOException {
         Path dir = tmp.resolve("split");
         TreeMap<String, String> model;
         List<String> shape;
-        try (LsmStore store = LsmStore.open(dir, options("binomial:k=3", 2))) {
+        try (LsmStore store = LsmStore.open(dir, options("binomial:k=3", 2, order))) {
             model = load(store);
             ComponentSet set = store.components();
             List<List<TableRecord>> split = set.level0Components().stream().filter(c -> c.size() > 1).toList();
@@ -126,20 +134,21 @@ class SubcompactionTest {
             shape = shape(set);
         }
         assertThat(StoreVerifier.verify(dir).problems()).isEmpty();
-        try (LsmStore reopened = LsmStore.open(dir, options("binomial:k=3", 2))) {
+        try (LsmStore reopened = LsmStore.open(dir, options("binomial:k=3", 2, order))) {
             assertThat(shape(reopened.components())).isEqualTo(shape);
             assertHolds(reopened, model);
         }
     }
 
-    @Test
-    void splittingChangesNeitherTheScheduleNorTheAnswers() throws IOException {
+    @ParameterizedTest
+    @EnumSource(MergeOrder.class)
+    void splittingChangesNeitherTheScheduleNorTheAnswers(MergeOrder order) throws IOException {
         int split = 0;
         for (String policy : EngineTestSupport.stackPolicySpecs()) {
             List<String> shapes = new ArrayList<>();
             for (int subcompactions : new int[] {1, 3}) {
                 try (LsmStore store = LsmStore.open(tmp.resolve(policy.replace(':', '-') + "-" + subcompactions),
-                        options(policy, subcompactions))) {
+                        options(policy, subcompactions, order))) {
                     TreeMap<String, String> model = load(store);
                     ComponentSet set = store.components(); // before the reads, which adaptive may act on
                     shapes.add(String.join(" ", shape(set)));
@@ -234,6 +243,61 @@ class SubcompactionTest {
             }
         }
         assertThat(tableFailures).as("writes of the merge's tables failed").isGreaterThanOrEqualTo(2);
+    }
+
+    /**
+     * As above for a flush that merges its MemTable into the one large component ({@link MergeOrder#MERGE_MEMTABLE},
+     * Constant with k = 1), split in two on the flush thread: while the failing write hits a table, no file of the
+     * merge is left and the tables are those before; the MemTable's records are in the log, so nothing is lost.
+     */
+    @Test
+    void aMergingFlushWhoseRangeFailsLeavesNoFileAndLosesNothing() throws IOException {
+        int tableFailures = 0;
+        for (long nth = 1; ; nth++) {
+            Path dir = tmp.resolve("flush-fail-" + nth);
+            FaultInjector faults = new FaultInjector(tmp.resolve("flush-trash-" + nth));
+            StoreOptions options = options("constant:k=1", 2, MergeOrder.MERGE_MEMTABLE).toBuilder()
+                    .walMode(SyncMode.ASYNC).build();
+            TreeMap<String, String> model;
+            List<Path> tablesBefore;
+            Throwable failure;
+            LsmStore store = LsmStore.open(dir, options, FileLayer.withFaults(faults));
+            try {
+                model = load(store);
+                tablesBefore = tables(dir);
+                assertThat(store.components().level0Components()).hasSize(1);
+                for (long i = 0; i < KEYS; i += 10) { // under a MemTable's worth: one flush, the one below
+                    store.put(key(i), "last".getBytes(StandardCharsets.US_ASCII));
+                    model.put(new String(key(i), StandardCharsets.US_ASCII), "last");
+                }
+                faults.failNth(FileOp.WRITE, nth, false);
+                failure = catchThrowable(store::flush);
+            } finally {
+                catchThrowable(store::close); // a failed store may report its failure again
+            }
+            // the injected failure itself names the file (a failed manifest append leaves the written tables to
+            // the reopen: whether the edit reached the log is not known)
+            boolean inTable = failure != null && causes(failure).map(e -> String.valueOf(e.getMessage()))
+                    .anyMatch(m -> m.startsWith("injected failure") && m.contains(".sst"));
+            if (inTable) {
+                tableFailures++;
+                assertThat(tables(dir)).as("write %d failed in a table: the tables are those before the flush", nth)
+                        .containsExactlyInAnyOrderElementsOf(tablesBefore);
+            }
+            try (LsmStore reopened = LsmStore.open(dir, options)) {
+                assertHolds(reopened, model);
+                assertThat(tables(dir)).as("after the reopen, the files are the tables of the store")
+                        .hasSize(reopened.components().tableCount());
+                if (failure == null) {
+                    assertThat(reopened.components().level0Components()).as("the flush merged all, split in two")
+                            .singleElement().satisfies(c -> assertThat(c).hasSize(2));
+                }
+            }
+            if (failure == null) {
+                break;
+            }
+        }
+        assertThat(tableFailures).as("writes of the merging flush's tables failed").isGreaterThanOrEqualTo(2);
     }
 
     private static Stream<Throwable> causes(Throwable e) {

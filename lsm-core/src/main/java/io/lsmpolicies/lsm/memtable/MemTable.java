@@ -3,6 +3,7 @@ package io.lsmpolicies.lsm.memtable;
 import io.lsmpolicies.lsm.sstable.Entry;
 import io.lsmpolicies.lsm.sstable.EntryCursor;
 import java.util.Iterator;
+import java.util.NavigableSet;
 import java.util.NoSuchElementException;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -216,6 +217,26 @@ public final class MemTable {
     public EntryCursor cursor(byte[] key, long sequence) {
         checkLive();
         return new SlotCursor(entries.tailSet(Slot.probe(key, sequence), true).iterator());
+    }
+
+    /**
+     * A cursor on the entries with keys in {@code [from, to)}, in place as {@link #cursor(byte[], long)}; exact once
+     * frozen. A merge split by key reads one range each.
+     *
+     * @param from the first key (null: from the first entry)
+     * @param to   the end, excluded (null: to the last entry)
+     * @return the cursor
+     */
+    public EntryCursor cursor(byte[] from, byte[] to) {
+        checkLive();
+        NavigableSet<Slot> range = entries;
+        if (from != null) {
+            range = range.tailSet(Slot.probe(from, Long.MAX_VALUE), true);
+        }
+        if (to != null) {
+            range = range.headSet(Slot.probe(to, Long.MAX_VALUE), false);
+        }
+        return new SlotCursor(range.iterator());
     }
 
     /** {@return a cursor on all entries, in place as {@link #cursor(byte[], long)}; exact once frozen} */
