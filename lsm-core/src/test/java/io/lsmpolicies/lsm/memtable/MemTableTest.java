@@ -87,6 +87,35 @@ class MemTableTest {
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("frozen");
     }
 
+    /** A key range's cursor: every version of each key in [from, to), none of {@code to}'s; null bounds open. */
+    @Test
+    void aRangeCursorHoldsEveryVersionOfTheKeysInItsRange() throws Exception {
+        MemTable m = new MemTable();
+        for (int k = 1; k <= 4; k++) {
+            m.add(Entry.put(key(k), 10 + k, "a".getBytes()));
+            m.add(Entry.put(key(k), 20 + k, "b".getBytes()));
+        }
+        m.add(Entry.delete(key(3), 40));
+        m.freeze();
+        assertThat(range(m, key(2), key(4))).containsExactly("k00002@22", "k00002@12", "k00003@40", "k00003@23",
+                "k00003@13");
+        assertThat(range(m, null, key(2))).containsExactly("k00001@21", "k00001@11");
+        assertThat(range(m, key(4), null)).containsExactly("k00004@24", "k00004@14");
+        assertThat(range(m, key(0), key(1))).isEmpty();
+        assertThat(range(m, null, null)).hasSize(9);
+    }
+
+    private static List<String> range(MemTable m, byte[] from, byte[] to) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (EntryCursor c = m.cursor(from, to)) {
+            while (c.advance()) {
+                Entry e = c.entry();
+                out.add(new String(e.key(), StandardCharsets.US_ASCII) + "@" + e.sequence());
+            }
+        }
+        return out;
+    }
+
     @Test
     void snapshotReadsSeeTheNewestVersionAtOrBeforeTheSnapshot() {
         MemTable m = new MemTable();
