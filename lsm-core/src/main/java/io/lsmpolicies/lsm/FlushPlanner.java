@@ -66,7 +66,8 @@ final class FlushPlanner {
      * @param view           the policy's view of a set (compacting tables, last access)
      * @param newFileNumber  numbers for the planned merge outputs
      * @throws UnsupportedOperationException if the policy asks for anything but real merges into one level-0 table
-     * @throws IllegalStateException         if it asks for more than {@link #MAX_JOBS} merges
+     * @throws IllegalStateException         if it asks for more than {@link #MAX_JOBS} merges, or to merge a table a
+     *                                       merge task is merging
      */
     static Plan plan(MergePolicy policy, PolicyState before, long reads, ComponentSet current, TableRecord flush,
             Function<ComponentSet, TreeView> view, LongSupplier newFileNumber) {
@@ -98,6 +99,10 @@ final class FlushPlanner {
                 List<Long> from = new ArrayList<>();
                 List<String> why = new ArrayList<>();
                 for (SSTableInfo info : job.inputs()) {
+                    if (info.compacting()) { // a merge task runs on it (MERGE_MEMTABLE_SMALL)
+                        throw new IllegalStateException("policy " + policy.name() + " asked to merge SSTable "
+                                + info.id() + ", which is already being merged");
+                    }
                     inputs.add(set.table(info.id()).orElseThrow());
                     List<Long> o = origins.remove(info.id());
                     from.addAll(o != null ? o : List.of(info.id()));

@@ -16,5 +16,16 @@ public enum MergeOrder {
      * once, directly from the MemTable and the old SSTables it covers. An SSTable created and merged away in
      * the same step is never written, so measured write amplification is the model's cost delta.
      */
-    MERGE_MEMTABLE
+    MERGE_MEMTABLE,
+    /**
+     * As {@link #MERGE_MEMTABLE} for a step whose merges read at most {@link #SMALL_MERGE_MEMTABLES} MemTables'
+     * bytes of existing SSTables, as {@link #FLUSH_THEN_MERGE} for a larger one. A merging flush runs on the flush
+     * thread, and the writers wait for it once the immutable MemTables are full; a large merge is better run by
+     * the merge thread while flushes go on. The step's merges are the policy's either way; only the small ones
+     * save writing the flushed SSTable.
+     */
+    MERGE_MEMTABLE_SMALL;
+
+    /** {@link #MERGE_MEMTABLE_SMALL}'s bound on a merging flush's reads of existing SSTables, in MemTables. */
+    public static final int SMALL_MERGE_MEMTABLES = 8;
 }

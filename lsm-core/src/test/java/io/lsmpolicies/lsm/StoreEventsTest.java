@@ -96,6 +96,41 @@ class StoreEventsTest {
         assertThat(of(logged, StoreEvent.Flush.class)).anySatisfy(f -> assertThat(f.mergedIn()).hasSize(2));
     }
 
+    /**
+     * {@link MergeOrder#MERGE_MEMTABLE_SMALL} with Constant k = 1 (every flush merges the whole store): while the
+     * store holds at most 8 MemTables' bytes each flush folds its MemTable into the merge, then each flush writes its
+     * own table and the merge thread merges it; every record reads back.
+     */
+    @Test
+    void smallMergesTakeTheMemTableInAndLargeOnesRunAfterTheFlush() throws Exception {
+        Path dir = tmp.resolve("s");
+        StoreOptions o = options("constant:k=1").toBuilder().mergeOrder(MergeOrder.MERGE_MEMTABLE_SMALL).build();
+        long bound = MergeOrder.SMALL_MERGE_MEMTABLES * o.memtableBytes();
+        try (LsmStore store = LsmStore.open(dir, o)) {
+            load(store, 3000);
+            store.flush();
+            store.awaitMerges();
+            for (int i = 0; i < 3000; i++) {
+                assertThat(store.get(b(String.format("key%06d", i)))).as("key %d", i).hasSize(100);
+            }
+            assertThat(store.components().tableCount()).isEqualTo(1);
+        }
+        List<StoreEvent> logged = EventLog.read(dir).events();
+        List<StoreEvent.Flush> flushes = of(logged, StoreEvent.Flush.class);
+        List<Long> folded = flushes.stream().filter(f -> !f.mergedIn().isEmpty()).map(StoreEvent.Flush::flush)
+                .toList();
+        List<Long> alone = flushes.stream().filter(f -> f.mergedIn().isEmpty() && f.flush() > 1)
+                .map(StoreEvent.Flush::flush).toList();
+        assertThat(folded).as("flushes folded into their merge").isNotEmpty();
+        assertThat(alone).as("flushes merged after them").isNotEmpty();
+        assertThat(folded.get(folded.size() - 1)).as("the store only grows: small merges first")
+                .isLessThan(alone.get(0));
+        List<StoreEvent.Merge> merges = of(logged, StoreEvent.Merge.class);
+        // each merge after a flush of its own reads the flushed table and the store of more than the bound
+        List<StoreEvent.Merge> after = merges.stream().filter(m -> m.inputs().size() == 2).toList();
+        assertThat(after).hasSize(alone.size()).allSatisfy(m -> assertThat(m.inputBytes()).isGreaterThan(bound));
+    }
+
     @Test
     void aRecoveryLogsTheReplayOfTheWritesNoTableHeld() throws Exception {
         Path dir = tmp.resolve("r");
