@@ -74,7 +74,7 @@ final class FlushJob {
         long start = System.nanoTime();
         long flushIndex = flushCount + 1;
         switch (ctx.options().mergeOrder()) {
-            case FLUSH_THEN_MERGE -> flushToTable(m, flushIndex, start, 0);
+            case FLUSH_THEN_MERGE -> flushToTable(m, flushIndex, start);
             case MERGE_MEMTABLE -> flushByMerging(m, flushIndex, start, Long.MAX_VALUE);
             case MERGE_MEMTABLE_SMALL -> flushByMerging(m, flushIndex, start,
                     MergeOrder.SMALL_MERGE_MEMTABLES * ctx.options().memtableBytes());
@@ -85,13 +85,8 @@ final class FlushJob {
         return m.table().tombstones() > 0 ? m.createdMillis() : Long.MAX_VALUE;
     }
 
-    /**
-     * {@link MergeOrder#FLUSH_THEN_MERGE}: one level-0 table, then the policy is told and merges start.
-     *
-     * @param readsTaken reads since the previous flush already taken from the counters (by a merging flush's plan
-     *                   that was set aside), told to the policy with those counted since
-     */
-    private void flushToTable(LiveMemTable m, long flushIndex, long start, long readsTaken) throws IOException {
+    /** {@link MergeOrder#FLUSH_THEN_MERGE}: one level-0 table, then the policy is told and merges start. */
+    private void flushToTable(LiveMemTable m, long flushIndex, long start) throws IOException {
         List<TableRecord> out = ctx.builder().write(ctx.builder().flushEntries(m), ctx.builder().optionsFor(m),
                 OutputCutter.of(OutputCut.SINGLE_FILE), 0, IoCause.FLUSH, flushIndex, flushIndex, oldestTombstone(m),
                 true);
@@ -111,7 +106,7 @@ final class FlushJob {
                 ComponentSet current = ctx.manifest().current();
                 ComponentSet after = ComponentPreview.apply(current, out, List.of());
                 PolicyState state = ctx.policy().onFlush(scheduler.state(), scheduler.view(after),
-                        readsTaken + ctx.stats().takeReadsSinceFlush());
+                        ctx.stats().takeReadsSinceFlush());
                 ManifestEdit.Builder b = ManifestEdit.builder();
                 out.forEach(b::addTable);
                 b.lastSequence(Math.max(current.lastSequence(), m.table().maxSequence()))
@@ -188,8 +183,9 @@ final class FlushJob {
      * {@link MergeOrder#MERGE_MEMTABLE}: plans the cascade ({@link FlushPlanner}), writes each planned table once,
      * and installs them: first each merge that leaves the MemTable out (one edit each, so the stack keeps its
      * order), then the table holding the MemTable with the WAL and policy state. A crash between edits leaves a
-     * consistent set and the MemTable's WAL. A plan whose merges read more than {@code maxMergeBytes} of existing
-     * tables is set aside for {@link #flushToTable} ({@link MergeOrder#MERGE_MEMTABLE_SMALL}).
+     * consistent set and the MemTable's WAL. The plan stops before a merge that would read more than
+     * {@code maxMergeBytes} ({@link MergeOrder#MERGE_MEMTABLE_SMALL}): the policy, consulted again once the flush is
+     * installed, hands that merge and what follows it to the merge thread.
      */
     private void flushByMerging(LiveMemTable m, long flushIndex, long start, long maxMergeBytes)
             throws IOException {
@@ -201,33 +197,20 @@ final class FlushJob {
         }
         FlushPlanner.Plan plan;
         Set<Long> planned = new HashSet<>();
-        long reads;
-        boolean large;
         ctx.mutex().lock();
         try {
             scheduler.awaitMergeLag();
             TableRecord flushRecord = new TableRecord(ctx.manifest().newFileNumber(), 0, estimate.fileBytes(), mem.size(),
                     mem.tombstones(), mem.first().key(), mem.last().key(), mem.minSequence(), mem.maxSequence(),
                     flushIndex, flushIndex, m.createdMillis(), oldestTombstone(m), estimate.dataBytes());
-            reads = ctx.stats().takeReadsSinceFlush();
-            plan = FlushPlanner.plan(ctx.policy(), scheduler.state(), reads, ctx.manifest().current(), flushRecord,
-                    scheduler::view, ctx.manifest()::newFileNumber);
+            plan = FlushPlanner.plan(ctx.policy(), scheduler.state(), ctx.stats().takeReadsSinceFlush(),
+                    ctx.manifest().current(), flushRecord, scheduler::view, ctx.manifest()::newFileNumber,
+                    maxMergeBytes);
             plan.tables().forEach(p -> planned.addAll(p.realInputs()));
-            long mergeBytes = 0;
-            for (long id : planned) {
-                mergeBytes += ctx.tables().get(id).record().fileBytes();
-            }
-            large = mergeBytes > maxMergeBytes;
-            if (!large) {
-                scheduler.markCompacting(planned, true);
-                ctx.stats().memTableFolded(estimate.fileBytes());
-            }
+            scheduler.markCompacting(planned, true);
+            ctx.stats().memTableFolded(estimate.fileBytes());
         } finally {
             ctx.mutex().unlock();
-        }
-        if (large) { // the plan is a pure function of the state: setting it aside changes nothing
-            flushToTable(m, flushIndex, start, reads);
-            return;
         }
         try {
             List<List<TableRecord>> outputs = new ArrayList<>();

@@ -65,12 +65,16 @@ final class FlushPlanner {
      * @param reads          the point reads and scans since the previous flush (what the policy is told)
      * @param view           the policy's view of a set (compacting tables, last access)
      * @param newFileNumber  numbers for the planned merge outputs
+     * @param maxMergeBytes  the most bytes one planned merge may read (its inputs as they would be, the MemTable
+     *                       at its estimate): the plan ends before a decision with a larger merge, keeping the
+     *                       state from before it, so that the policy asks for that merge again once the flush is
+     *                       installed ({@link MergeOrder#MERGE_MEMTABLE_SMALL}); {@code Long.MAX_VALUE} for none
      * @throws UnsupportedOperationException if the policy asks for anything but real merges into one level-0 table
      * @throws IllegalStateException         if it asks for more than {@link #MAX_JOBS} merges, or to merge a table a
      *                                       merge task is merging
      */
     static Plan plan(MergePolicy policy, PolicyState before, long reads, ComponentSet current, TableRecord flush,
-            Function<ComponentSet, TreeView> view, LongSupplier newFileNumber) {
+            Function<ComponentSet, TreeView> view, LongSupplier newFileNumber, long maxMergeBytes) {
         long flushId = flush.fileNumber();
         ComponentSet set = ComponentPreview.apply(current, List.of(flush), List.of());
         PolicyState state = policy.onFlush(before, view.apply(set), reads);
@@ -83,10 +87,14 @@ final class FlushPlanner {
                         + " merges after flush " + flush.maxFlushIndex());
             }
             Decision d = policy.decide(view.apply(set), state);
-            state = d.state();
             if (d.jobs().isEmpty()) {
+                state = d.state();
                 break;
             }
+            if (readsMore(d, set, maxMergeBytes)) {
+                break; // left to the merge thread: the decision is not taken, nor its state
+            }
+            state = d.state();
             for (MergeJob job : d.jobs()) {
                 if (job.kind() != MergeKind.REAL || job.outputLevel() != 0
                         || !(job.cut() instanceof OutputCut.SingleFile)) {
@@ -125,5 +133,19 @@ final class FlushPlanner {
         }
         tables.sort(Comparator.comparing(PlannedTable::withMemTable));
         return new Plan(tables, state);
+    }
+
+    /** Whether a job of {@code d} reads more than {@code max} bytes of {@code set} (planned tables at estimates). */
+    private static boolean readsMore(Decision d, ComponentSet set, long max) {
+        for (MergeJob job : d.jobs()) {
+            long bytes = 0;
+            for (SSTableInfo info : job.inputs()) {
+                bytes += set.table(info.id()).map(TableRecord::fileBytes).orElse(0L);
+            }
+            if (bytes > max) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -18,14 +18,14 @@ public enum MergeOrder {
      */
     MERGE_MEMTABLE,
     /**
-     * As {@link #MERGE_MEMTABLE} for a step whose merges read at most {@link #SMALL_MERGE_MEMTABLES} MemTables'
-     * bytes of existing SSTables, as {@link #FLUSH_THEN_MERGE} for a larger one. A merging flush runs on the flush
-     * thread, and the writers wait for it once the immutable MemTables are full; a large merge is better run by
-     * the merge thread while flushes go on. The step's merges are the policy's either way; only the small ones
-     * save writing the flushed SSTable.
+     * As {@link #MERGE_MEMTABLE} for each merge of a step that reads at most {@link #SMALL_MERGE_MEMTABLES}
+     * MemTables' bytes (the MemTable at its estimate and the tables it merges); the step's first larger merge and
+     * those after it run on the merge thread once the flush is installed, as with {@link #FLUSH_THEN_MERGE}. A
+     * merging flush runs on the flush thread, and the writers wait for it once the immutable MemTables are full:
+     * a large merge is better run while flushes go on. The merges are the policy's either way.
      */
     MERGE_MEMTABLE_SMALL;
 
-    /** {@link #MERGE_MEMTABLE_SMALL}'s bound on a merging flush's reads of existing SSTables, in MemTables. */
+    /** {@link #MERGE_MEMTABLE_SMALL}'s bound on the bytes one merge of a merging flush reads, in MemTables. */
     public static final int SMALL_MERGE_MEMTABLES = 8;
 }

@@ -24,9 +24,32 @@ import org.junit.jupiter.api.Test;
 class FlushPlannerTest {
 
     private static FlushPlanner.Plan plan(MergePolicy policy, PolicyState state, ComponentSet set, long flushId) {
+        return plan(policy, state, set, flushId, Long.MAX_VALUE);
+    }
+
+    private static FlushPlanner.Plan plan(MergePolicy policy, PolicyState state, ComponentSet set, long flushId,
+            long maxMergeBytes) {
         AtomicLong numbers = new AtomicLong(1000);
         return FlushPlanner.plan(policy, state, 0, set, table(flushId, 0, "a", "z"), s -> PolicyViews.of(s, Set.of()),
-                numbers::incrementAndGet);
+                numbers::incrementAndGet, maxMergeBytes);
+    }
+
+    /**
+     * MERGE_MEMTABLE_SMALL's bound: a merge that reads more (here the two tables and the MemTable, 1,000 bytes each)
+     * is not planned, and the plan keeps the state from before the decision, so that the policy, asked again once
+     * the MemTable is a table, asks for the same merge (for the merge thread).
+     */
+    @Test
+    void aMergeThatReadsMoreThanTheBoundIsLeftForTheMergeThread() {
+        MergePolicy constant = MergePolicies.parse("constant:k=2");
+        ComponentSet before = set(table(1, 0, "a", "z"), table(2, 0, "a", "z"));
+        assertThat(plan(constant, constant.initialState(), before, 3, 3000).tables()).singleElement()
+                .satisfies(t -> assertThat(t.realInputs()).containsExactlyInAnyOrder(1L, 2L));
+        FlushPlanner.Plan large = plan(constant, constant.initialState(), before, 3, 2999);
+        assertThat(large.tables()).containsExactly(new FlushPlanner.PlannedTable(0, List.of(), true, List.of()));
+        ComponentSet flushed = ComponentPreview.apply(before, List.of(table(3, 0, "a", "z")), List.of());
+        assertThat(constant.decide(PolicyViews.of(flushed, Set.of()), large.state()).jobs()).singleElement()
+                .satisfies(j -> assertThat(j.inputs()).hasSize(3));
     }
 
     @Test
@@ -90,7 +113,7 @@ class FlushPlannerTest {
         for (int f = 1; f <= flushes; f++) {
             TableRecord flush = flushOf(numbers.incrementAndGet(), f);
             FlushPlanner.Plan p = FlushPlanner.plan(policy, state, 0, set, flush, s -> PolicyViews.of(s, Set.of()),
-                    numbers::incrementAndGet);
+                    numbers::incrementAndGet, Long.MAX_VALUE);
             assertThat(p.tables().stream().filter(FlushPlanner.PlannedTable::withMemTable)).hasSize(1);
             assertThat(p.tables().get(p.tables().size() - 1).withMemTable()).as("the MemTable's table is last")
                     .isTrue();
