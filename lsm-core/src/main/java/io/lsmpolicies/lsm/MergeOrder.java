@@ -27,5 +27,5 @@ public enum MergeOrder {
     MERGE_MEMTABLE_SMALL;
 
     /** {@link #MERGE_MEMTABLE_SMALL}'s bound on the bytes one merge of a merging flush reads, in MemTables. */
-    public static final int SMALL_MERGE_MEMTABLES = 8;
+    public static final int SMALL_MERGE_MEMTABLES = 16;
 }

@@ -10,6 +10,9 @@ import io.lsmpolicies.lsm.wal.SyncMode;
 import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.PolicySpec;
 import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.PolicyFactory;
+import io.lsmpolicies.merge.spi.PolicyLayout;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -25,6 +28,8 @@ public final class StoreOptions {
     private final SyncMode walMode;
     private final MergePolicy policy;
     private final MergeOrder mergeOrder;
+    /** The merge order asked for; null: the default for the policy's layout. */
+    private final MergeOrder mergeOrderGiven;
     private final SSTableOptions sstable;
     private final long blockCacheBytes;
     private final int mergeThreads;
@@ -51,13 +56,12 @@ public final class StoreOptions {
 
     /** @throws IllegalArgumentException naming the setting, the value and the accepted range */
         private StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMode walMode, MergePolicy policy,
-            MergeOrder mergeOrder, SSTableOptions sstable, long blockCacheBytes, int mergeThreads, int subcompactions,
+            MergeOrder mergeOrderGiven, SSTableOptions sstable, long blockCacheBytes, int mergeThreads, int subcompactions,
             long subcompactionBytes, int maxKeyBytes,
             int maxValueBytes, DeviceProfile device, ManifestOptions manifest, long writeBytesPerSecond,
             long eventLogBytes, long walSegmentBytes) {
         Objects.requireNonNull(walMode, "walMode");
         Objects.requireNonNull(policy, "policy");
-        Objects.requireNonNull(mergeOrder, "mergeOrder");
         Objects.requireNonNull(sstable, "sstable");
         Objects.requireNonNull(manifest, "manifest");
         range("memtableBytes", memtableBytes, 4096, 1L << 40);
@@ -81,7 +85,8 @@ public final class StoreOptions {
         this.maxImmutableMemtables = maxImmutableMemtables;
         this.walMode = walMode;
         this.policy = policy;
-        this.mergeOrder = mergeOrder;
+        this.mergeOrderGiven = mergeOrderGiven;
+        this.mergeOrder = mergeOrderFor(policy, mergeOrderGiven);
         this.sstable = sstable;
         this.blockCacheBytes = blockCacheBytes;
         this.mergeThreads = mergeThreads;
@@ -138,12 +143,32 @@ public final class StoreOptions {
 
     /**
      * Whether a full MemTable is flushed and then merged, or merged directly into the SSTables the policy chooses;
-     * default {@link MergeOrder#FLUSH_THEN_MERGE}.
+     * default {@link MergeOrder#MERGE_MEMTABLE_SMALL} for a stack policy and {@link MergeOrder#FLUSH_THEN_MERGE}
+     * for a leveled one (or one not registered, whose layout is not known).
      *
      * @return the merge order
      */
     public MergeOrder mergeOrder() {
         return mergeOrder;
+    }
+
+    /**
+     * The merge order of {@code policy}: {@code given}, checked, or the default for its layout.
+     *
+     * @throws IllegalArgumentException if a merging order is given for a policy that is not a registered stack policy
+     */
+    private static MergeOrder mergeOrderFor(MergePolicy policy, MergeOrder given) {
+        PolicyFactory f = MergePolicies.factories().get(policy.name());
+        boolean stack = f != null && f.layout() == PolicyLayout.STACK;
+        if (given == null) {
+            return stack ? MergeOrder.MERGE_MEMTABLE_SMALL : MergeOrder.FLUSH_THEN_MERGE;
+        }
+        if (given != MergeOrder.FLUSH_THEN_MERGE && !stack) {
+            throw new IllegalArgumentException("mergeOrder " + given + " merges a MemTable into a stack policy's "
+                    + "merges; policy " + policy.name() + " is " + (f == null ? "not registered, its layout unknown"
+                    : "a " + f.layout().name().toLowerCase(Locale.ROOT) + " policy") + ": use FLUSH_THEN_MERGE");
+        }
+        return given;
     }
 
     /** {@return SSTable page size and Bloom filter bits per key; default 4 KiB pages, 10 bits} */
@@ -316,7 +341,7 @@ public final class StoreOptions {
         b.maxImmutableMemtables = maxImmutableMemtables;
         b.walMode = walMode;
         b.policy = policy;
-        b.mergeOrder = mergeOrder;
+        b.mergeOrder = mergeOrderGiven;
         b.sstable = sstable;
         b.blockCacheBytes = blockCacheBytes;
         b.mergeThreads = mergeThreads;
@@ -340,7 +365,7 @@ public final class StoreOptions {
         private long walSegmentBytes = DEFAULT_WAL_SEGMENT_BYTES;
         private SyncMode walMode = SyncMode.SYNC;
         private MergePolicy policy;
-        private MergeOrder mergeOrder = MergeOrder.FLUSH_THEN_MERGE;
+        private MergeOrder mergeOrder;
         private SSTableOptions sstable = SSTableOptions.DEFAULT;
         private long blockCacheBytes = 32L << 20;
         private int mergeThreads = 1;
@@ -410,7 +435,7 @@ public final class StoreOptions {
         }
 
         /**
-         * Sets the merge order.
+         * Sets the merge order (null: the default for the policy's layout, see {@link StoreOptions#mergeOrder()}).
          *
          * @param v the merge order
          * @return this builder

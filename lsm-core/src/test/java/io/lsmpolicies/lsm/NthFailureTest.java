@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -77,17 +79,20 @@ class NthFailureTest {
         }
     }
 
-    @Test
-    void everyNthFailureIsReportedStopsWritesAndLosesNothingAcknowledged() throws Exception {
+    /** In both orders: merges after their flush (merge tasks), and small merges folded into the flush. */
+    @ParameterizedTest
+    @EnumSource(value = MergeOrder.class, names = {"FLUSH_THEN_MERGE", "MERGE_MEMTABLE_SMALL"})
+    void everyNthFailureIsReportedStopsWritesAndLosesNothingAcknowledged(MergeOrder order) throws Exception {
+        StoreOptions options = OPTIONS.toBuilder().mergeOrder(order).build();
         FaultInjector counting = new FaultInjector(tmp.resolve("trash"));
-        try (LsmStore store = LsmStore.open(tmp.resolve("count"), OPTIONS, FileLayer.withFaults(counting))) {
+        try (LsmStore store = LsmStore.open(tmp.resolve("count"), options, FileLayer.withFaults(counting))) {
             assertThat(load(store).error()).isNull();
         }
         Map<FileOp, Long> counts = new EnumMap<>(FileOp.class);
         for (FileOp op : FileOp.values()) {
             counts.put(op, counting.count(op));
         }
-        System.out.println("NthFailureTest: operations of a fault-free run: " + counts);
+        System.out.println("NthFailureTest " + order + ": operations of a fault-free run: " + counts);
         int runs = 0;
         for (FileOp op : List.of(FileOp.WRITE, FileOp.SYNC, FileOp.RENAME, FileOp.DELETE, FileOp.DIRECTORY_SYNC)) {
             assertThat(counts.get(op)).as("the load performs %s", op).isPositive();
@@ -99,10 +104,10 @@ class NthFailureTest {
                 Outcome o;
                 LsmStore store;
                 try {
-                    store = LsmStore.open(dir, OPTIONS, FileLayer.withFaults(faults));
+                    store = LsmStore.open(dir, options, FileLayer.withFaults(faults));
                 } catch (IOException | RuntimeException e) { // the failure hit the store's creation
                     assertThat(namesTheInjection(e)).as("%s: %s", context, e).isTrue();
-                    try (LsmStore reopened = LsmStore.open(dir, OPTIONS)) {
+                    try (LsmStore reopened = LsmStore.open(dir, options)) {
                         assertThat(reopened.get(key(0))).isNull();
                     }
                     runs++;
@@ -129,14 +134,14 @@ class NthFailureTest {
                         // the store is failed; its WAL and manifest recover what was acknowledged
                     }
                 }
-                try (LsmStore reopened = LsmStore.open(dir, OPTIONS)) {
+                try (LsmStore reopened = LsmStore.open(dir, options)) {
                     assertReads(reopened, o, context + ", reopened");
                 }
                 assertThat(StoreVerifier.verify(dir).ok()).as(context).isTrue();
                 runs++;
             }
         }
-        System.out.println("NthFailureTest: " + runs + " runs with one injected failure each");
+        System.out.println("NthFailureTest " + order + ": " + runs + " runs with one injected failure each");
     }
 
     /**
@@ -160,7 +165,9 @@ class NthFailureTest {
         };
         Path dir = tmp.resolve("store");
         Outcome o;
-        LsmStore store = LsmStore.open(dir, OPTIONS, FileLayer.withFaults(failMergeManifestSync));
+        // merges run by the merge thread after their flush
+        StoreOptions options = OPTIONS.toBuilder().mergeOrder(MergeOrder.FLUSH_THEN_MERGE).build();
+        LsmStore store = LsmStore.open(dir, options, FileLayer.withFaults(failMergeManifestSync));
         try {
             o = load(store);
         } finally {
@@ -173,7 +180,7 @@ class NthFailureTest {
         assertThat(armed.get()).as("a merge installed an edit").isFalse();
         assertThat(o.error()).isNotNull();
         assertThat(namesTheInjection(o.error())).as("%s", o.error()).isTrue();
-        try (LsmStore reopened = LsmStore.open(dir, OPTIONS)) {
+        try (LsmStore reopened = LsmStore.open(dir, options)) {
             assertReads(reopened, o, "reopened after a failed merge install");
         }
         assertThat(StoreVerifier.verify(dir).ok()).isTrue();

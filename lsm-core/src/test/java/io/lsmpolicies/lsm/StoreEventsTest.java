@@ -53,7 +53,9 @@ class StoreEventsTest {
         Path dir = tmp.resolve("s");
         List<StoreEvent> heard = Collections.synchronizedList(new ArrayList<>());
         StoreMetrics metrics;
-        try (LsmStore store = LsmStore.open(dir, options("constant:k=2"))) {
+        // merges after their flush, each an event of its own
+        StoreOptions flushFirst = options("constant:k=2").toBuilder().mergeOrder(MergeOrder.FLUSH_THEN_MERGE).build();
+        try (LsmStore store = LsmStore.open(dir, flushFirst)) {
             store.addEventListener(heard::add);
             load(store, 3000);
             store.flush();

@@ -62,8 +62,7 @@ public final class BenchChild implements Callable<Integer> {
             description = "Threads one compaction may be split across, both systems; 0: each one's default")
     int subcompactions;
 
-    @Option(names = "--merge-order", defaultValue = "FLUSH_THEN_MERGE",
-            description = "Our stack policies' merge order: FLUSH_THEN_MERGE or MERGE_MEMTABLE")
+    @Option(names = "--merge-order", description = "Our stack policies' merge order (default: the store's)")
     MergeOrder mergeOrder;
 
     @Option(names = "--page-bytes", defaultValue = "0", description = "Our page size; 0: fitted (the default)")

@@ -2,7 +2,6 @@ package io.lsmpolicies.bench.vsrocks;
 
 import io.lsmpolicies.lsm.KeyValue;
 import io.lsmpolicies.lsm.LsmStore;
-import io.lsmpolicies.lsm.MergeOrder;
 import io.lsmpolicies.lsm.StoreIterator;
 import io.lsmpolicies.lsm.StoreMetrics;
 import io.lsmpolicies.lsm.StoreOptions;
@@ -31,7 +30,7 @@ final class LsmSide implements BenchStore {
         boolean stack = MergePolicies.factory(MergePolicies.parse(policy).name()).layout() == PolicyLayout.STACK;
         StoreOptions.Builder b = StoreOptions.builder().policy(policy).memtableBytes(Side.MEMTABLE_BYTES)
                 .walMode(SyncMode.ASYNC).blockCacheBytes(Side.BLOCK_CACHE_BYTES).mergeThreads(1)
-                .mergeOrder(stack ? tuning.mergeOrder() : MergeOrder.FLUSH_THEN_MERGE);
+                .mergeOrder(stack ? tuning.mergeOrder() : null);
         if (tuning.subcompactions() > 0) {
             b.subcompactions(tuning.subcompactions());
         }

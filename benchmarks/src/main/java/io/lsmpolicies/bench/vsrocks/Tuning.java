@@ -1,6 +1,7 @@
 package io.lsmpolicies.bench.vsrocks;
 
 import io.lsmpolicies.lsm.MergeOrder;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -8,13 +9,14 @@ import java.util.List;
  *
  * @param subcompactions the threads one merge may be split across, in both systems (our {@code subcompactions},
  *                       RocksDB's {@code max_subcompactions}); 0 keeps each one's default (ours 2, RocksDB's 1)
- * @param mergeOrder     our stack policies' merge order (a leveled policy always flushes, then merges)
- * @param pageBytes      our page size: 0 keeps the default, pages fitted to the entries (8 KiB for 1 KB records);
+ * @param mergeOrder     our stack policies' merge order; null keeps the default ({@code MERGE_MEMTABLE_SMALL}); a
+ *                       leveled policy always flushes, then merges
+ * @param pageBytes      our page size: 0 keeps the default, pages fitted to the entries (4 KiB for 1 KB records);
  *                       otherwise every table's pages are this size (RocksDB's blocks stay 4 KiB)
  */
 record Tuning(int subcompactions, MergeOrder mergeOrder, int pageBytes) {
     /** Both systems at their defaults. */
-    static final Tuning DEFAULTS = new Tuning(0, MergeOrder.FLUSH_THEN_MERGE, 0);
+    static final Tuning DEFAULTS = new Tuning(0, null, 0);
 
     Tuning {
         if (subcompactions < 0 || subcompactions > 64) {
@@ -28,7 +30,11 @@ record Tuning(int subcompactions, MergeOrder mergeOrder, int pageBytes) {
 
     /** The child's command-line options that give this tuning. */
     List<String> args() {
-        return List.of("--subcompactions", Integer.toString(subcompactions), "--merge-order", mergeOrder.name(),
-                "--page-bytes", Integer.toString(pageBytes));
+        List<String> args = new ArrayList<>(List.of("--subcompactions", Integer.toString(subcompactions),
+                "--page-bytes", Integer.toString(pageBytes)));
+        if (mergeOrder != null) {
+            args.addAll(List.of("--merge-order", mergeOrder.name()));
+        }
+        return args;
     }
 }

@@ -82,9 +82,10 @@ public final class VsRocksDb implements Callable<Integer> {
             + "system's default: ours 2, RocksDB's 1")
     int subcompactions;
 
-    @Option(names = "--merge-order", defaultValue = "FLUSH_THEN_MERGE", description = "Our stack policies' merge "
-            + "order: FLUSH_THEN_MERGE (default, as AsterixDB) or MERGE_MEMTABLE (a flush the policy merges at once "
-            + "is written only inside the merge: the cost model's write amplification); leveled always flushes first")
+    @Option(names = "--merge-order", description = "Our stack policies' merge order: MERGE_MEMTABLE_SMALL (the "
+            + "store's default: a flush the policy merges at once is written only inside the merge while the merge is "
+            + "small), MERGE_MEMTABLE (always: the cost model's write amplification) or FLUSH_THEN_MERGE (as "
+            + "AsterixDB); leveled always flushes first")
     MergeOrder mergeOrder;
 
     @Option(names = "--page-bytes", defaultValue = "0", description = "Our page size: 0 (default) fits pages to "
@@ -158,7 +159,7 @@ public final class VsRocksDb implements Callable<Integer> {
         s.put("memtableBytes", Side.MEMTABLE_BYTES);
         s.put("blockCacheBytes", Side.BLOCK_CACHE_BYTES);
         s.put("wal", "async");
-        s.put("mergeOrder", mergeOrder.name());
+        s.put("mergeOrder", mergeOrder == null ? "default (MERGE_MEMTABLE_SMALL)" : mergeOrder.name());
         s.put("pageBytes", pageBytes == 0 ? "fitted" : Integer.toString(pageBytes));
         s.put("subcompactions", subcompactions == 0 ? "defaults: ours 2, RocksDB 1" : Integer.toString(subcompactions));
         s.put("javaOptions", javaOptions);
