@@ -6,6 +6,7 @@ import static io.lsmpolicies.ycsb.common.PropertyValues.size;
 import static io.lsmpolicies.ycsb.common.PropertyValues.value;
 
 import io.lsmpolicies.lsm.LsmStore;
+import io.lsmpolicies.lsm.MergeOrder;
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.io.DeviceProfile;
 import io.lsmpolicies.lsm.wal.SyncMode;
@@ -19,6 +20,7 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -26,6 +28,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import site.ycsb.DBException;
 
 /**
@@ -98,6 +101,11 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
     public static final String WAL = "lsm.wal";
     /** The emulated device, {@code ssd}, {@code hdd} or {@code none} (embedded mode). */
     public static final String DEVICE = "lsm.device";
+    /**
+     * The merge order, a {@code MergeOrder} name (embedded mode); default the store's: {@code MERGE_MEMTABLE_SMALL}
+     * for a stack policy, {@code FLUSH_THEN_MERGE} for a leveled one.
+     */
+    public static final String MERGE_ORDER = "lsm.mergeorder";
     /** Where the last DB instance to close writes the store's metrics as JSON (embedded mode). */
     public static final String METRICS_FILE = "lsm.metrics.file";
     /** The socket feed's {@code host:port} (feed mode). */
@@ -132,7 +140,8 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
     /** The default of {@link #TIMEOUT}. */
     public static final long DEFAULT_TIMEOUT_MILLIS = 30_000;
 
-    private static final Set<String> EMBEDDED_KEYS = Set.of(DIR, POLICY, MEMTABLE_SIZE, WAL, DEVICE, METRICS_FILE);
+    private static final Set<String> EMBEDDED_KEYS = Set.of(DIR, POLICY, MEMTABLE_SIZE, WAL, DEVICE, MERGE_ORDER,
+            METRICS_FILE);
     private static final Set<String> FEED_KEYS = Set.of(FEED_ADDRESS, HTTP_ADDRESS, DATASET, FEED_NAME, ACKS,
             TIMEOUT, HTTP_TOKEN);
 
@@ -199,15 +208,18 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
                 throw new DBException(POLICY + " (" + spec + "): " + e.getMessage(), e);
             }
             long memtable = size(p, MEMTABLE_SIZE, StoreOptions.DEFAULT_MEMTABLE_BYTES);
+            MergeOrder order = mergeOrder(p);
             StoreOptions options;
             try {
                 options = StoreOptions.builder().policy(policy).memtableBytes(memtable).walMode(wal).device(device)
-                        .build();
+                        .mergeOrder(order).build();
             } catch (IllegalArgumentException e) {
-                throw new DBException(MEMTABLE_SIZE + " = " + memtable + ": " + e.getMessage(), e);
+                throw new DBException((e.getMessage().startsWith("mergeOrder") ? MERGE_ORDER + " = " + order
+                        : MEMTABLE_SIZE + " = " + memtable) + ": " + e.getMessage(), e);
             }
             String settings = POLICY + "=" + spec + ", " + MEMTABLE_SIZE + "=" + memtable + ", " + WAL + "="
-                    + wal.name().toLowerCase(Locale.ROOT) + ", " + DEVICE + "=" + deviceName;
+                    + wal.name().toLowerCase(Locale.ROOT) + ", " + DEVICE + "=" + deviceName + ", " + MERGE_ORDER
+                    + "=" + options.mergeOrder();
             String metrics = p.getProperty(METRICS_FILE);
             String trace = p.getProperty(TraceFile.PROPERTY);
             return new BindingConfig(mode, new Embedded(dir, options, settings,
@@ -272,6 +284,20 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
     }
 
     /** Every {@code lsm.*} property must be known and belong to {@code mode}. */
+    /** The merge order {@link #MERGE_ORDER} names; null if not given (the store's default). */
+    private static MergeOrder mergeOrder(Properties p) throws DBException {
+        String given = p.getProperty(MERGE_ORDER);
+        if (given == null) {
+            return null;
+        }
+        try {
+            return MergeOrder.valueOf(given.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new DBException(MERGE_ORDER + ": '" + given + "' is not a merge order; accepted: "
+                    + Arrays.stream(MergeOrder.values()).map(Enum::name).collect(Collectors.joining(", ")));
+        }
+    }
+
     private static void checkNames(Properties p, Mode mode) throws DBException {
         Set<String> own = mode == Mode.EMBEDDED ? EMBEDDED_KEYS : FEED_KEYS;
         Set<String> other = mode == Mode.EMBEDDED ? FEED_KEYS : EMBEDDED_KEYS;

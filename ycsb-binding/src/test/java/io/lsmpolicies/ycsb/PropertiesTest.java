@@ -82,6 +82,11 @@ class PropertiesTest {
         assertThat(initFails("lsm.dir", dir(), "lsm.memtable.size", "1KB"))
                 .hasMessageContaining("lsm.memtable.size = 1024")
                 .hasMessageContaining("memtableBytes must be in [4096");
+        assertThat(initFails("lsm.dir", dir(), "lsm.mergeorder", "eager")).hasMessageContaining("lsm.mergeorder")
+                .hasMessageContaining("'eager'")
+                .hasMessageContaining("accepted: FLUSH_THEN_MERGE, MERGE_MEMTABLE, MERGE_MEMTABLE_SMALL");
+        assertThat(initFails("lsm.dir", dir(), "lsm.policy", "leveled", "lsm.mergeorder", "merge_memtable"))
+                .hasMessageContaining("lsm.mergeorder = MERGE_MEMTABLE").hasMessageContaining("use FLUSH_THEN_MERGE");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.lsmpolicies.lsm.cli;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.lsmpolicies.lsm.LsmStore;
+import io.lsmpolicies.lsm.MergeOrder;
 import io.lsmpolicies.lsm.StoreMetrics;
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.cli.OperationSource.Operation;
@@ -93,6 +94,12 @@ final class LoadCommand implements Callable<Integer> {
             description = "Write-ahead log: sync (acknowledged = fsynced), async or off (default: ${DEFAULT-VALUE}).")
     private SyncMode wal;
 
+    @Option(names = "--merge-order", paramLabel = "ORDER", description = "How a full MemTable meets the policy's "
+            + "merges: MERGE_MEMTABLE_SMALL (a stack policy's default: merges of up to 16 MemTables take the "
+            + "MemTable in), MERGE_MEMTABLE (every merge does) or FLUSH_THEN_MERGE (AsterixDB's order; a leveled "
+            + "policy's only one).")
+    private MergeOrder mergeOrder;
+
     @Option(names = "--device", paramLabel = "PROFILE", defaultValue = "none",
             description = "Emulated device throttling all I/O: ssd, hdd or none (default: ${DEFAULT-VALUE}).")
     private String device;
@@ -167,7 +174,7 @@ final class LoadCommand implements Callable<Integer> {
         StoreOptions options;
         try {
             options = StoreOptions.builder().memtableBytes(memtableBytes).walMode(wal).policy(mergePolicy)
-                    .device(DeviceProfile.named(device)).build();
+                    .mergeOrder(mergeOrder).device(DeviceProfile.named(device)).build();
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage(), e);
         }

@@ -18,7 +18,8 @@ class CliEventsTest {
     private Path load() {
         Path dir = tmp.resolve("db");
         CliRunner.Result load = CliRunner.run("load", "--dir", dir, "--records", 3000, "--value-size", 50,
-                "--memtable-size", "16KB", "--wal", "async", "--policy", "constant", "--param", "k=2");
+                "--memtable-size", "16KB", "--wal", "async", "--policy", "constant", "--param", "k=2",
+                "--merge-order", "FLUSH_THEN_MERGE"); // each merge after its flush: three inputs
         assertThat(load.exit()).as(load.err()).isZero();
         return dir;
     }
