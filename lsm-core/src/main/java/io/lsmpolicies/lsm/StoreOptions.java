@@ -56,8 +56,8 @@ public final class StoreOptions {
 
     /** @throws IllegalArgumentException naming the setting, the value and the accepted range */
         private StoreOptions(long memtableBytes, int maxImmutableMemtables, SyncMode walMode, MergePolicy policy,
-            MergeOrder mergeOrderGiven, SSTableOptions sstable, long blockCacheBytes, int mergeThreads, int subcompactions,
-            long subcompactionBytes, int maxKeyBytes,
+            MergeOrder mergeOrderGiven, SSTableOptions sstable, long blockCacheBytes, int mergeThreads,
+            int subcompactions, long subcompactionBytes, int maxKeyBytes,
             int maxValueBytes, DeviceProfile device, ManifestOptions manifest, long writeBytesPerSecond,
             long eventLogBytes, long walSegmentBytes) {
         Objects.requireNonNull(walMode, "walMode");

@@ -190,7 +190,7 @@ final class TableBuilder {
                 dataBytes += memTable.dataBytes();
                 minFlush = memFlushIndex;
                 maxFlush = memFlushIndex;
-                oldestTombstone = mem.table().tombstones() > 0 ? mem.createdMillis() : Long.MAX_VALUE;
+                oldestTombstone = memTable.tombstones() > 0 ? mem.createdMillis() : Long.MAX_VALUE;
             }
             for (TableHandle h : inputs) {
                 readers.add(SSTableReader.open(files, IoCause.MERGE, h.path(), NO_CACHE));
@@ -226,9 +226,8 @@ final class TableBuilder {
 
     /**
      * Merges {@code mem} (if not null) and {@code readers} range by range, the ranges cut at {@code splits}
-     * (ascending): the first on this
-     * thread, the others on {@link #subcompactors}. Waits for every range; if one failed, deletes what the others
-     * wrote and throws the first failure (the others suppressed).
+     * (ascending): the first on this thread, the others on {@link #subcompactors}. Waits for every range; if one
+     * failed, deletes what the others wrote and throws the first failure (the others suppressed).
      */
     private List<TableRecord> mergeRanges(MemTable mem, List<SSTableReader> readers, List<byte[]> splits,
             SSTableOptions options, int level, boolean bottommost, Provenance provenance) throws IOException {
