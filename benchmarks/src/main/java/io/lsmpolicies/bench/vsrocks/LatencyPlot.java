@@ -21,7 +21,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 /**
  * The plot of get latency percentiles: p50 .. p99.99 and the maximum on the x axis, microseconds on a labelled
  * logarithmic y axis ({@link LogScale}), one colour per pairing, ours solid with round markers and RocksDB dashed
- * with square ones. Each point is the median over the rounds.
+ * with square ones. Each point is the median over every read phase (the rounds and their read repeats).
  */
 final class LatencyPlot {
     private static final Color[] COLORS = {new Color(0x1f77b4), new Color(0xd62728), new Color(0x2ca02c),
@@ -33,7 +33,7 @@ final class LatencyPlot {
     /** The chart of {@code results}' read phases. */
     static CategoryChart chart(List<PhaseResult> results) {
         CategoryChart chart = new CategoryChartBuilder().width(1000).height(650)
-                .title("Get latency percentiles, ours against RocksDB (median over rounds)")
+                .title("Get latency percentiles, ours against RocksDB (median over every read phase)")
                 .xAxisTitle("percentile").yAxisTitle("latency (microseconds, log scale)").build();
         Styler s = chart.getStyler();
         chart.getStyler().setDefaultSeriesRenderStyle(CategorySeries.CategorySeriesRenderStyle.Line);
