@@ -21,6 +21,24 @@ public final class BenchFiles {
     }
 
     /**
+     * Writes out every dirty page of the machine ({@code sync}), so that what a benchmark measures next does not
+     * share the disk with the writeback of what it wrote before.
+     *
+     * @throws IOException if {@code sync} cannot be run or fails
+     */
+    public static void syncDisks() throws IOException {
+        try {
+            Process sync = new ProcessBuilder("sync").inheritIO().start();
+            if (sync.waitFor() != 0) {
+                throw new IOException("sync failed with exit status " + sync.exitValue());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("interrupted while running sync");
+        }
+    }
+
+    /**
      * Copies the files of store directory {@code template} but its {@code LOCK} into a new temporary directory (a
      * fresh copy of a loaded store for each measurement of a benchmark that changes it).
      *

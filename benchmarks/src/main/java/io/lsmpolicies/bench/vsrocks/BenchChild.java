@@ -2,6 +2,7 @@ package io.lsmpolicies.bench.vsrocks;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.lsmpolicies.bench.BenchFiles;
 import io.lsmpolicies.lsm.MergeOrder;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -19,7 +20,8 @@ import picocli.CommandLine.Option;
 
 /**
  * One system's phases in a JVM of their own, so that the process's memory is that system's: {@code --mode load}
- * loads an empty directory with {@code --threads} client threads; {@code --mode read} opens a loaded one and runs
+ * loads an empty directory with {@code --threads} client threads (after loading {@code --load-warmup} records into
+ * a store of their own, deleted at once, so that the JIT has compiled the write path); {@code --mode read} opens a loaded one and runs
  * the point reads, then the scans. Each phase's measurements go to standard output as one line,
  * {@code RESULT {"phase":...,"values":{...}}}; everything else the systems log goes to standard error.
  * Started by {@link VsRocksDb}, not by hand.
@@ -51,6 +53,10 @@ public final class BenchChild implements Callable<Integer> {
 
     @Option(names = "--value-size", required = true)
     int valueSize;
+
+    @Option(names = "--load-warmup", defaultValue = "0", description = "Records loaded into a store of their own, "
+            + "then deleted, before the timed load")
+    long loadWarmup;
 
     @Option(names = "--gets", defaultValue = "0")
     int gets;
@@ -87,6 +93,16 @@ public final class BenchChild implements Callable<Integer> {
         Workload work = new Workload(records, valueSize, gets, scans, seed);
         switch (mode) {
             case "load" -> {
+                if (loadWarmup > 0) { // the same code loads a store of its own first: the JIT's warm-up
+                    Path warm = dir.resolveSibling(dir.getFileName() + "-warmup");
+                    BenchFiles.deleteTree(warm);
+                    try (BenchStore store = s.open(pairing, warm, new Tuning(subcompactions, mergeOrder, pageBytes))) {
+                        new Workload(loadWarmup, valueSize, 0, 0, seed).load(store, threads);
+                    } finally {
+                        BenchFiles.deleteTree(warm);
+                    }
+                    BenchFiles.syncDisks();
+                }
                 Map<String, Double> values;
                 try (BenchStore store = s.open(pairing, dir, new Tuning(subcompactions, mergeOrder, pageBytes))) {
                     values = new LinkedHashMap<>(work.load(store, threads));

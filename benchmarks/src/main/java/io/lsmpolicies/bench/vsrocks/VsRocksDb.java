@@ -55,11 +55,17 @@ public final class VsRocksDb implements Callable<Integer> {
     @Option(names = "--scans", defaultValue = "50000", description = "Timed scans (1..100 records each)")
     int scans;
 
+    @Option(names = "--load-warmup", defaultValue = "200000", description = "Records each load child first loads "
+            + "into a store of its own, then deletes, before the timed load: the JIT's warm-up (default: "
+            + "${DEFAULT-VALUE}; 0: a cold JVM)")
+    long loadWarmup;
+
     @Option(names = "--read-repeats", defaultValue = "3", description = "Read phases (gets, then scans) per system "
             + "and round, on the round's loaded stores, the systems alternating (default: ${DEFAULT-VALUE})")
     int readRepeats;
 
-    @Option(names = "--quick", description = "A smoke run: 100,000 records, 20,000 gets, 5,000 scans, 1 round")
+    @Option(names = "--quick", description = "A smoke run: 100,000 records, 20,000 gets, 5,000 scans, 20,000 "
+            + "warm-up records, 1 round")
     boolean quick;
 
     @Option(names = "--dir", description = "Where the stores go (default: a temporary directory under target/)")
@@ -109,6 +115,7 @@ public final class VsRocksDb implements Callable<Integer> {
             records = 100_000;
             gets = 20_000;
             scans = 5_000;
+            loadWarmup = 20_000;
             rounds = 1;
         }
         List<Pairing> pairings = Pairing.parseList(pairs);
@@ -118,10 +125,12 @@ public final class VsRocksDb implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--subcompactions or --page-bytes: "
                     + e.getMessage());
         }
-        if (rounds < 1 || readRepeats < 1 || records < 1 || valueSize < 0 || gets < 1 || scans < 1 || threads.isEmpty()
+        if (rounds < 1 || readRepeats < 1 || records < 1 || loadWarmup < 0 || valueSize < 0 || gets < 1 || scans < 1
+                || threads.isEmpty()
                 || threads.stream().anyMatch(t -> t < 1)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--rounds, --read-repeats, --records, "
-                    + "--gets, --scans and every --threads must be at least 1, --value-size at least 0");
+                    + "--gets, --scans and every --threads must be at least 1, --value-size and --load-warmup at "
+                    + "least 0");
         }
         boolean ownDir = dir == null;
         Path work = ownDir ? Files.createTempDirectory(Files.createDirectories(Path.of("target")), "bench-vs-rocksdb-")
@@ -156,6 +165,7 @@ public final class VsRocksDb implements Callable<Integer> {
         s.put("gets", gets);
         s.put("scans", scans);
         s.put("readRepeats", readRepeats);
+        s.put("loadWarmup", loadWarmup);
         s.put("memtableBytes", Side.MEMTABLE_BYTES);
         s.put("blockCacheBytes", Side.BLOCK_CACHE_BYTES);
         s.put("wal", "async");
@@ -190,7 +200,8 @@ public final class VsRocksDb implements Callable<Integer> {
                     }
                     try {
                         results.addAll(child(work, round, 1, pairing, side, List.of("--mode", "load", "--dir",
-                                d.toString(), "--threads", Integer.toString(t))));
+                                d.toString(), "--threads", Integer.toString(t), "--load-warmup",
+                                Long.toString(loadWarmup))));
                     } finally {
                         if (!first) {
                             BenchFiles.deleteTree(d);
@@ -202,7 +213,7 @@ public final class VsRocksDb implements Callable<Integer> {
                 List<Side> order = repeat % 2 == 1 ? List.of(Side.OURS, Side.ROCKSDB)
                         : List.of(Side.ROCKSDB, Side.OURS);
                 for (Side side : order) {
-                    syncDisks();
+                    BenchFiles.syncDisks();
                     results.addAll(child(work, round, repeat, pairing, side, List.of("--mode", "read", "--dir",
                             readDirs.get(side).toString(), "--gets", Integer.toString(gets), "--scans",
                             Integer.toString(scans))));
@@ -214,14 +225,6 @@ public final class VsRocksDb implements Callable<Integer> {
             }
         }
         return results;
-    }
-
-    /** Writes out every dirty page of the machine ({@code sync}), so a read phase does not share the disk with it. */
-    private static void syncDisks() throws IOException, InterruptedException {
-        Process sync = new ProcessBuilder("sync").inheritIO().start();
-        if (sync.waitFor() != 0) {
-            throw new IOException("sync failed with exit status " + sync.exitValue());
-        }
     }
 
     private List<PhaseResult> child(Path work, int round, int repeat, Pairing pairing, Side side, List<String> args)

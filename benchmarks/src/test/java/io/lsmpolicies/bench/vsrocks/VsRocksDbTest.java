@@ -27,12 +27,14 @@ class VsRocksDbTest {
         Path json = dir.resolve("report.json");
         int status = new picocli.CommandLine(new VsRocksDb()).execute("--pairs", "binomial:k=6/universal",
                 "--records", "3000", "--value-size", "100", "--threads", "1,2", "--rounds", "1", "--read-repeats", "2",
-                "--gets", "300", "--scans", "50", "--java-options", "-Xmx128m", "--dir", stores.toString(),
+                "--gets", "300", "--scans", "50", "--load-warmup", "500", "--java-options", "-Xmx128m",
+                "--dir", stores.toString(),
                 "--out", json.toString(), "--plot", dir.resolve("latency.png").toString());
         assertThat(status).isZero();
 
         JsonNode doc = new ObjectMapper().readTree(Files.readString(json));
         assertThat(doc.get("settings").get("readRepeats").asInt()).isEqualTo(2);
+        assertThat(doc.get("settings").get("loadWarmup").asInt()).isEqualTo(500);
         List<String> order = new ArrayList<>();
         for (JsonNode r : doc.get("results")) {
             order.add(r.get("side").asText() + " " + r.get("phase").asText() + " " + r.get("repeat").asInt());
@@ -47,7 +49,7 @@ class VsRocksDbTest {
             }
         }
         try (Stream<Path> left = Files.list(stores)) {
-            assertThat(left.filter(Files::isDirectory)).isEmpty(); // every store deleted
+            assertThat(left.filter(Files::isDirectory)).isEmpty(); // every store deleted, warm-up stores too
         }
     }
 }
