@@ -39,6 +39,28 @@ public final class BenchFiles {
     }
 
     /**
+     * Reads every regular file under {@code root} once, start to end, so that the page cache holds them (a read
+     * phase on a "page cache warm" store, whichever system wrote last).
+     *
+     * @return the bytes read
+     * @throws IOException if a file cannot be read
+     */
+    public static long readThrough(Path root) throws IOException {
+        byte[] buffer = new byte[1 << 20];
+        long total = 0;
+        try (Stream<Path> files = Files.walk(root)) {
+            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
+                try (java.io.InputStream in = Files.newInputStream(f)) {
+                    for (int n; (n = in.read(buffer)) > 0; ) {
+                        total += n;
+                    }
+                }
+            }
+        }
+        return total;
+    }
+
+    /**
      * Copies the files of store directory {@code template} but its {@code LOCK} into a new temporary directory (a
      * fresh copy of a loaded store for each measurement of a benchmark that changes it).
      *
