@@ -82,7 +82,7 @@ final class MergeScheduler {
         return h != null ? h.lastAccessMillis() : t.createdMillis();
     }
 
-    /** Marks tables a {@link MergeOrder#MERGE_MEMTABLE} flush merges as busy, or frees them. REQUIRES: mutex. */
+    /** Marks tables a merging flush (MERGE_MEMTABLE, _SMALL) merges as busy, or frees them. REQUIRES: mutex. */
     void markCompacting(Set<Long> numbers, boolean busy) {
         assert ctx.mutex().held();
         if (busy) {

@@ -39,8 +39,9 @@ public record StoreMetrics(Writes writes, Flushes flushes, Merges merges, Reads 
 
     /**
      * @param count         flushes installed
-     * @param bytes         bytes of the SSTables flushes wrote (with {@link MergeOrder#MERGE_MEMTABLE}, the
-     *                      estimated size of each MemTable as an SSTable)
+     * @param bytes         bytes of the SSTables flushes wrote (with a merging flush, {@link MergeOrder#MERGE_MEMTABLE}
+     *                      or {@link MergeOrder#MERGE_MEMTABLE_SMALL}, the estimated size of each MemTable as an
+     *                      SSTable)
      * @param mergeLagNanos total time flushes waited because the policy said merging lagged
      * @param latency       flush durations, microseconds
      */

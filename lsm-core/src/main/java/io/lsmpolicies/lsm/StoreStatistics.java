@@ -17,7 +17,8 @@ import org.HdrHistogram.Histogram;
  * The store's counters and histograms, and the one place each is updated: the write and read paths count
  * lock-free; flushes, merges and stalls are counted under the mutex, where they are installed, so that a
  * {@link #metrics} or {@link #sample} taken under it is consistent. Merge accounting happens here once, for
- * merges run by the merge pool and for the merges a {@link MergeOrder#MERGE_MEMTABLE} flush folds in.
+ * merges run by the merge pool and for the merges a merging flush ({@link MergeOrder#MERGE_MEMTABLE},
+ * {@link MergeOrder#MERGE_MEMTABLE_SMALL}) folds in.
  */
 final class StoreStatistics {
     private final StoreMutex mutex;
@@ -141,7 +142,7 @@ final class StoreStatistics {
                 (a, b) -> Double.longBitsToDouble(a) >= Double.longBitsToDouble(b) ? a : b);
     }
 
-    /** A {@link MergeOrder#MERGE_MEMTABLE} flush's MemTable, of an estimated {@code bytes} as a table. */
+    /** A merging flush's MemTable ({@link MergeOrder#MERGE_MEMTABLE}, _SMALL), estimated at {@code bytes}. */
     void memTableFolded(long bytes) {
         flushedBytes.addAndGet(bytes);
     }

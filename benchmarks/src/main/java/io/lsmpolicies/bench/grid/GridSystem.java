@@ -75,6 +75,9 @@ public enum GridSystem {
             case LSM -> {
                 p.add("lsm.policy=" + policy);
                 p.add("lsm.wal=" + wal);
+                // AsterixDB's order, as the paper's engine and the Hyracks cells: every flush written, then merged,
+                // the simulator's writeAmplification (the store's default for stack policies folds small merges)
+                p.add("lsm.mergeorder=FLUSH_THEN_MERGE");
             }
             case ROCKSDB -> {
                 String[] parts = policy.split(":", 2);

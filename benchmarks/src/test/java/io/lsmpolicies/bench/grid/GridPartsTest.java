@@ -142,7 +142,8 @@ class GridPartsTest {
     void eachSystemGetsItsOwnProperties() {
         java.nio.file.Path d = java.nio.file.Path.of("/d");
         assertThat(GridSystem.LSM.properties("binomial:k=4", d, "256KB", "off", "ssd")).containsExactly(
-                "lsm.dir=/d", "lsm.memtable.size=256KB", "lsm.device=ssd", "lsm.policy=binomial:k=4", "lsm.wal=off");
+                "lsm.dir=/d", "lsm.memtable.size=256KB", "lsm.device=ssd", "lsm.policy=binomial:k=4", "lsm.wal=off",
+                "lsm.mergeorder=FLUSH_THEN_MERGE");
         assertThat(GridSystem.ROCKSDB.properties("universal:size-ratio=4", d, "256KB", "off", "none"))
                 .contains("rocksdb.compaction=universal", "rocksdb.size-ratio=4", "rocksdb.wal=off",
                         "rocksdb.target-file-bytes=262144");

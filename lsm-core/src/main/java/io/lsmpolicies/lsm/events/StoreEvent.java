@@ -31,7 +31,8 @@ public sealed interface StoreEvent {
      * @param flush      the flush's number (1 for the store's first)
      * @param tables     the file numbers of the tables it wrote
      * @param bytes      their bytes
-     * @param mergedIn   the tables a merging flush (merge order MERGE_MEMTABLE) folded into them; else empty
+     * @param mergedIn   the tables a merging flush (merge order MERGE_MEMTABLE or MERGE_MEMTABLE_SMALL) folded into
+     *                   them; else empty
      * @param micros     from the start of the flush to its install
      * @param components SSTables a point read may probe after it, before the merges it triggers
      */
@@ -43,7 +44,8 @@ public sealed interface StoreEvent {
          * @param flush      the flush's number (1 for the store's first)
          * @param tables     the file numbers of the tables it wrote
          * @param bytes      their bytes
-         * @param mergedIn   the tables a merging flush (merge order MERGE_MEMTABLE) folded into them; else empty
+         * @param mergedIn   the tables a merging flush (merge order MERGE_MEMTABLE or MERGE_MEMTABLE_SMALL) folded into
+     *                   them; else empty
          * @param micros     from the start of the flush to its install
          * @param components SSTables a point read may probe after it, before the merges it triggers
          * @param timeMillis when it happened, milliseconds since the epoch
