@@ -208,14 +208,19 @@ public record BindingConfig(Mode mode, Embedded embedded, Feed feed, Set<String>
                 throw new DBException(POLICY + " (" + spec + "): " + e.getMessage(), e);
             }
             long memtable = size(p, MEMTABLE_SIZE, StoreOptions.DEFAULT_MEMTABLE_BYTES);
+            StoreOptions.Builder builder = StoreOptions.builder().policy(policy).memtableBytes(memtable)
+                    .walMode(wal).device(device);
+            try {
+                builder.build();
+            } catch (IllegalArgumentException e) {
+                throw new DBException(MEMTABLE_SIZE + " = " + memtable + ": " + e.getMessage(), e);
+            }
             MergeOrder order = mergeOrder(p);
             StoreOptions options;
             try {
-                options = StoreOptions.builder().policy(policy).memtableBytes(memtable).walMode(wal).device(device)
-                        .mergeOrder(order).build();
+                options = builder.mergeOrder(order).build();
             } catch (IllegalArgumentException e) {
-                throw new DBException((e.getMessage().startsWith("mergeOrder") ? MERGE_ORDER + " = " + order
-                        : MEMTABLE_SIZE + " = " + memtable) + ": " + e.getMessage(), e);
+                throw new DBException(MERGE_ORDER + " = " + order + ": " + e.getMessage(), e);
             }
             String settings = POLICY + "=" + spec + ", " + MEMTABLE_SIZE + "=" + memtable + ", " + WAL + "="
                     + wal.name().toLowerCase(Locale.ROOT) + ", " + DEVICE + "=" + deviceName + ", " + MERGE_ORDER

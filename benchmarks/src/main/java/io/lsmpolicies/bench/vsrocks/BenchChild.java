@@ -21,8 +21,8 @@ import picocli.CommandLine.Option;
 /**
  * One system's phases in a JVM of their own, so that the process's memory is that system's: {@code --mode load}
  * loads an empty directory with {@code --threads} client threads (after loading {@code --load-warmup} records into
- * a store of their own, deleted at once, so that the JIT has compiled the write path); {@code --mode read} opens a loaded one and runs
- * the point reads, then the scans. Each phase's measurements go to standard output as one line,
+ * a store of their own, deleted at once, so that the JIT has compiled the write path); {@code --mode read} opens a
+ * loaded one and runs the point reads, then the scans. Each phase's measurements go to standard output as one line,
  * {@code RESULT {"phase":...,"values":{...}}}; everything else the systems log goes to standard error.
  * Started by {@link VsRocksDb}, not by hand.
  */
@@ -89,6 +89,7 @@ public final class BenchChild implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Side s = Side.of(side);
+        Tuning tuning = new Tuning(subcompactions, mergeOrder, pageBytes);
         Pairing pairing = Pairing.parse(pair);
         Workload work = new Workload(records, valueSize, gets, scans, seed);
         switch (mode) {
@@ -96,7 +97,7 @@ public final class BenchChild implements Callable<Integer> {
                 if (loadWarmup > 0) { // the same code loads a store of its own first: the JIT's warm-up
                     Path warm = dir.resolveSibling(dir.getFileName() + "-warmup");
                     BenchFiles.deleteTree(warm);
-                    try (BenchStore store = s.open(pairing, warm, new Tuning(subcompactions, mergeOrder, pageBytes))) {
+                    try (BenchStore store = s.open(pairing, warm, tuning)) {
                         new Workload(loadWarmup, valueSize, 0, 0, seed).load(store, threads);
                     } finally {
                         BenchFiles.deleteTree(warm);
@@ -104,14 +105,14 @@ public final class BenchChild implements Callable<Integer> {
                     BenchFiles.syncDisks();
                 }
                 Map<String, Double> values;
-                try (BenchStore store = s.open(pairing, dir, new Tuning(subcompactions, mergeOrder, pageBytes))) {
+                try (BenchStore store = s.open(pairing, dir, tuning)) {
                     values = new LinkedHashMap<>(work.load(store, threads));
                 }
                 values.put("dirBytes", (double) directoryBytes(dir));
                 print(PhaseResult.load(threads), values);
             }
             case "read" -> {
-                try (BenchStore store = s.open(pairing, dir, new Tuning(subcompactions, mergeOrder, pageBytes))) {
+                try (BenchStore store = s.open(pairing, dir, tuning)) {
                     print("reads", work.reads(store));
                     print("scans", work.scans(store));
                 }
