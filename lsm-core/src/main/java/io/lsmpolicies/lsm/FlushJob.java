@@ -89,7 +89,7 @@ final class FlushJob {
     private void flushToTable(LiveMemTable m, long flushIndex, long start) throws IOException {
         List<TableRecord> out = ctx.builder().write(ctx.builder().flushEntries(m), ctx.builder().optionsFor(m),
                 OutputCutter.of(OutputCut.SINGLE_FILE), 0, IoCause.FLUSH, flushIndex, flushIndex, oldestTombstone(m),
-                true);
+                true, m.table().size());
         ctx.syncDirectory();
         List<TableHandle> opened = ctx.tables().openNew(out);
         long nextWal;

@@ -87,10 +87,14 @@ final class TableBuilder {
      *
      * @param options the tables' options ({@link #optionsFor})
      * @param flushed whether a flush writes them (their bytes count as flushed)
+     * @param maxKeys at most how many entries {@code entries} holds (a single file's Bloom filter is then built in
+     *                place: see {@link SSTableWriter#create(FileLayer, IoCause, java.nio.file.Path, SSTableOptions,
+     *                long, long, long, long)})
      * @return the new tables; empty if {@code entries} was empty
      */
     List<TableRecord> write(EntryCursor entries, SSTableOptions options, OutputCutter cutter, int level,
-            IoCause cause, long minFlush, long maxFlush, long oldestTombstone, boolean flushed) throws IOException {
+            IoCause cause, long minFlush, long maxFlush, long oldestTombstone, boolean flushed, long maxKeys)
+            throws IOException {
         List<TableRecord> out = new ArrayList<>();
         SSTableWriter writer = null;
         long number = 0;
@@ -117,7 +121,7 @@ final class TableBuilder {
                 if (writer == null) {
                     number = manifest.newFileNumber();
                     writer = SSTableWriter.create(files, cause, tables.tablePath(number), options, minFlush, maxFlush,
-                            System.currentTimeMillis());
+                            System.currentTimeMillis(), cutter.cutsNever() ? maxKeys : 0);
                 }
                 writer.add(entries);
             }
@@ -213,10 +217,11 @@ final class TableBuilder {
                     sources.add(r.scanInPlace(MERGE_READ_AHEAD_BYTES));
                 }
                 EntryCursor merged = new VersionCollapse(new MergingCursor(sources), snapshots.sequences(), bottommost);
-                return write(merged, options, cutter, level, cause, minFlush, maxFlush, oldestTombstone, false);
+                return write(merged, options, cutter, level, cause, minFlush, maxFlush, oldestTombstone, false,
+                        entries);
             }
             return mergeRanges(memTable, readers, splits, options, level, bottommost,
-                    new Provenance(minFlush, maxFlush, oldestTombstone));
+                    new Provenance(minFlush, maxFlush, oldestTombstone, entries));
         } finally {
             for (SSTableReader r : readers) {
                 r.close();
@@ -309,10 +314,13 @@ final class TableBuilder {
         }
         EntryCursor merged = new VersionCollapse(new MergingCursor(sources), snapshots.sequences(), bottommost);
         return write(merged, options, OutputCutter.of(OutputCut.SINGLE_FILE), level, IoCause.MERGE,
-                provenance.minFlush(), provenance.maxFlush(), provenance.oldestTombstone(), false);
+                provenance.minFlush(), provenance.maxFlush(), provenance.oldestTombstone(), false, provenance.entries());
     }
 
-    /** What every file of a split merge records of its inputs: the flushes they hold, their oldest tombstone. */
-    private record Provenance(long minFlush, long maxFlush, long oldestTombstone) {
+    /**
+     * What every file of a split merge records of its inputs: the flushes they hold, their oldest tombstone; and how
+     * many entries they hold, which bounds each file's.
+     */
+    private record Provenance(long minFlush, long maxFlush, long oldestTombstone, long entries) {
     }
 }

@@ -114,7 +114,12 @@ public final class BloomFilter {
         return n;
     }
 
-    /** Collects the keys of one SSTable; {@link #build()} sizes the filter for them. */
+    /**
+     * Collects the keys of one SSTable; {@link #build()} sizes the filter for them. Without a bound on the number of
+     * keys it keeps 12 bytes of hash per key until {@link #build()}; given one of at least {@link #IN_PLACE_MIN_KEYS}
+     * keys ({@link BloomFilter#builder(int, long)}), it sets each key's bits at once in a filter sized for the bound,
+     * about bitsPerKey / 8 bytes per key, and {@link #build()} folds that filter down to the keys' count.
+     */
     public static final class Builder {
         /**
          * Chunk c holds (1,024 &lt;&lt; c) keys less {@link #HEADER_KEYS}, at most 2^20 less that (12 MiB of hashes): a
@@ -139,9 +144,28 @@ public final class BloomFilter {
         private int filled;
         private final long[] scratch = new long[2];
         private int count;
+        /** The filter the keys' bits are set in as they come, sized for the bound; null while hashes are kept. */
+        private final BloomFilter inPlace;
+        /** The largest factor {@link #inPlace}'s blocks may be folded by: a power of two that divides their number. */
+        private final int foldLimit;
 
-        private Builder(int bitsPerKey) {
+        private Builder(int bitsPerKey, long maxKeys) {
             this.bitsPerKey = bitsPerKey;
+            if (maxKeys < IN_PLACE_MIN_KEYS) {
+                inPlace = null;
+                foldLimit = 1;
+                return;
+            }
+            long blocks = blocksFor(maxKeys, bitsPerKey);
+            blocks += blocks / 8; // room above the bound, so that a table holding a little over half of it still folds
+            foldLimit = (int) Math.max(1, Math.min(MAX_FOLD, Long.highestOneBit(blocks / 64)));
+            blocks = (blocks + foldLimit - 1) / foldLimit * foldLimit;
+            if (blocks * BLOCK_BITS > Integer.MAX_VALUE) {
+                throw new IllegalStateException("Bloom filter of " + blocks * BLOCK_BITS + " bits is too large (for "
+                        + maxKeys + " keys)");
+            }
+            inPlace = new BloomFilter(VERSION_BLOCKED, new long[(int) (blocks * BLOCK_BITS / 64)],
+                    probesFor(bitsPerKey));
         }
 
         /**
@@ -163,6 +187,12 @@ public final class BloomFilter {
          * @return this builder
          */
         public Builder add(byte[] bytes, int from, int length) {
+            if (inPlace != null) {
+                hashHalves(bytes, from, length, scratch, 0);
+                inPlace.probeBlock(scratch[0], scratch[1], true);
+                count++;
+                return this;
+            }
             if (filled == bitHashes.length) {
                 int keys = bitHashes.length == 0 ? FIRST_CHUNK_KEYS
                         : Math.min(MAX_CHUNK_KEYS, 2 * (bitHashes.length + HEADER_KEYS));
@@ -187,17 +217,26 @@ public final class BloomFilter {
         }
 
         /**
-         * {@return the blocked filter of the keys added: bitsPerKey times their number of bits, rounded up to whole
-         * blocks (at least one)}
+         * {@return the blocked filter of the keys added: at least bitsPerKey times their number of bits, in whole
+         * blocks (at least one); exactly that, rounded up to a block, without a bound; with one, the bound's filter
+         * folded by the largest power of two that leaves it that many bits, so between that and about 2.25 times
+         * it (1.125 times for a bound the keys reach)}
          */
         public BloomFilter build() {
-            long bits = Math.max(BLOCK_BITS, (long) count * bitsPerKey);
-            long blocks = (bits + BLOCK_BITS - 1) / BLOCK_BITS;
+            long blocks = blocksFor(count, bitsPerKey);
+            if (inPlace != null) {
+                int factor = foldLimit;
+                long have = inPlace.words.length / 8;
+                while (factor > 1 && have / factor < blocks) {
+                    factor >>= 1;
+                }
+                return factor == 1 ? inPlace : inPlace.folded(factor);
+            }
             if (blocks * BLOCK_BITS > Integer.MAX_VALUE) {
                 throw new IllegalStateException("Bloom filter of " + blocks * BLOCK_BITS + " bits is too large");
             }
-            int probes = Math.max(1, Math.min(30, (int) Math.round(bitsPerKey * Math.log(2))));
-            BloomFilter filter = new BloomFilter(VERSION_BLOCKED, new long[(int) (blocks * BLOCK_BITS / 64)], probes);
+            BloomFilter filter = new BloomFilter(VERSION_BLOCKED, new long[(int) (blocks * BLOCK_BITS / 64)],
+                    probesFor(bitsPerKey));
             for (int c = 0; c < bitChunks.size(); c++) {
                 int[] block = blockChunks.get(c);
                 long[] bit = bitChunks.get(c);
@@ -218,10 +257,71 @@ public final class BloomFilter {
      * @throws IllegalArgumentException if {@code bitsPerKey} is outside [1, 64]
      */
     public static Builder builder(int bitsPerKey) {
+        return builder(bitsPerKey, 0);
+    }
+
+    /**
+     * A builder with {@code bitsPerKey} bits per key for at most {@code maxKeys} keys (a merge's output: at most its
+     * inputs' entries). From {@link #IN_PLACE_MIN_KEYS} keys on it sets each key's bits as it is added, in a filter
+     * of bitsPerKey x 1.125 bits per key of the bound, instead of keeping 12 bytes of hash per key, and folds that
+     * filter at {@link Builder#build()}: with the block of a key floor(x * blocks / 2^32), the filter of blocks / f
+     * blocks is the bitwise or of each f adjacent blocks of the larger one, for any f that divides blocks. More keys
+     * than the bound make a filter with fewer bits per key (more false positives), never a wrong one.
+     *
+     * @param bitsPerKey bits per key in [1, 64]
+     * @param maxKeys    at most how many keys will be added; 0 if not known
+     * @return an empty builder
+     * @throws IllegalArgumentException if {@code bitsPerKey} is outside [1, 64] or {@code maxKeys} is negative
+     */
+    public static Builder builder(int bitsPerKey, long maxKeys) {
         if (bitsPerKey < 1 || bitsPerKey > 64) {
             throw new IllegalArgumentException("Bloom filter bits per key must be in [1, 64], was " + bitsPerKey);
         }
-        return new Builder(bitsPerKey);
+        if (maxKeys < 0) {
+            throw new IllegalArgumentException("a Bloom filter's key bound must not be negative, was " + maxKeys);
+        }
+        return new Builder(bitsPerKey, maxKeys);
+    }
+
+    /**
+     * From this many keys of bound on, a builder sets bits in place: below it, the hashes it keeps (768 KiB at this
+     * bound) cost less than a filter sized for a bound the keys may not reach.
+     */
+    static final long IN_PLACE_MIN_KEYS = 1 << 16;
+    /** The largest factor a filter built in place is folded by. */
+    private static final int MAX_FOLD = 1 << 12;
+
+    /** {@return the blocks of a filter of {@code bitsPerKey} bits for each of {@code keys} keys, at least one} */
+    private static long blocksFor(long keys, int bitsPerKey) {
+        long bits = Math.max(BLOCK_BITS, keys * bitsPerKey);
+        return (bits + BLOCK_BITS - 1) / BLOCK_BITS;
+    }
+
+    /** {@return round(bitsPerKey x ln 2), in [1, 30]} */
+    private static int probesFor(int bitsPerKey) {
+        return Math.max(1, Math.min(30, (int) Math.round(bitsPerKey * Math.log(2))));
+    }
+
+    /**
+     * This blocked filter with each {@code factor} adjacent blocks or-ed into one: the filter the same keys would set
+     * with 1 / {@code factor} of the blocks, since floor(floor(x * b / 2^32) / f) = floor(x * (b / f) / 2^32) when f
+     * divides b (and a key's bits within its block do not depend on the block count).
+     */
+    BloomFilter folded(int factor) {
+        int blocks = words.length / 8;
+        if (version != VERSION_BLOCKED || factor < 1 || blocks % factor != 0) {
+            throw new IllegalArgumentException("cannot fold a version " + version + " filter of " + blocks
+                    + " blocks by " + factor);
+        }
+        long[] out = new long[words.length / factor];
+        for (int b = 0; b < blocks; b++) {
+            int to = b / factor * 8;
+            int from = b * 8;
+            for (int w = 0; w < 8; w++) {
+                out[to + w] |= words[from + w];
+            }
+        }
+        return new BloomFilter(VERSION_BLOCKED, out, probes);
     }
 
     /** Sets the bits of the key with hash halves (h1, h2). */

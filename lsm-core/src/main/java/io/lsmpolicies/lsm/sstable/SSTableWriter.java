@@ -90,7 +90,7 @@ public final class SSTableWriter implements Closeable {
     private boolean finished;
 
     private SSTableWriter(FileLayer files, Path path, FileChannel channel, SSTableOptions options,
-            long minFlushIndex, long maxFlushIndex, long createdMillis) {
+            long minFlushIndex, long maxFlushIndex, long createdMillis, long maxKeys) {
         this.files = files;
         this.path = path;
         this.channel = channel;
@@ -98,7 +98,7 @@ public final class SSTableWriter implements Closeable {
         this.minFlushIndex = minFlushIndex;
         this.maxFlushIndex = maxFlushIndex;
         this.createdMillis = createdMillis;
-        this.bloom = BloomFilter.builder(options.bloomBitsPerKey());
+        this.bloom = BloomFilter.builder(options.bloomBitsPerKey(), maxKeys);
         this.pending = new byte[Math.max(pageSize, WRITE_BUFFER_BYTES)];
         this.spare = new byte[pending.length];
         pageAt(0, SSTableFormat.LEAF);
@@ -136,8 +136,20 @@ public final class SSTableWriter implements Closeable {
      */
     public static SSTableWriter create(FileLayer files, IoCause cause, Path path, SSTableOptions options,
             long minFlushIndex, long maxFlushIndex, long createdMillis) throws IOException {
+        return create(files, cause, path, options, minFlushIndex, maxFlushIndex, createdMillis, 0);
+    }
+
+    /**
+     * As {@link #create(FileLayer, IoCause, Path, SSTableOptions, long, long, long)}, for a table of at most
+     * {@code maxKeys} entries (a merge's single output: its inputs' entries), whose Bloom filter is then built in
+     * place instead of from hashes kept per key (see {@link BloomFilter#builder(int, long)}).
+     *
+     * @param maxKeys at most how many entries will be added; 0 if not known
+     */
+    public static SSTableWriter create(FileLayer files, IoCause cause, Path path, SSTableOptions options,
+            long minFlushIndex, long maxFlushIndex, long createdMillis, long maxKeys) throws IOException {
         FileChannel channel = files.open(path, cause, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        return new SSTableWriter(files, path, channel, options, minFlushIndex, maxFlushIndex, createdMillis);
+        return new SSTableWriter(files, path, channel, options, minFlushIndex, maxFlushIndex, createdMillis, maxKeys);
     }
 
     /**

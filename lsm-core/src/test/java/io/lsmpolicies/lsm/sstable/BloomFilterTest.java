@@ -218,6 +218,98 @@ class BloomFilterTest {
     }
 
     /**
+     * With a bound on its keys, a builder sets their bits in a filter sized for the bound and folds it at the end:
+     * for any count up to the bound, the result is exactly the filter the same keys set in an empty filter of its
+     * size, which holds at least the configured bits per key and, once folded, at most 2.25 times them.
+     */
+    @Test
+    void aBoundedBuilderFoldsToTheFilterOfItsCount() {
+        int bound = 200_000;
+        for (int n : new int[] {0, 1, 50_000, 90_001, 100_000, 112_000, 113_000, 150_000, 199_999, 200_000}) {
+            BloomFilter.Builder b = BloomFilter.builder(10, bound);
+            for (int i = 0; i < n; i++) {
+                b.add(key("k", i));
+            }
+            BloomFilter built = b.build();
+            long bits = built.encode().length * 8L - 48;
+            assertThat(bits).as("%d keys", n).isGreaterThanOrEqualTo(Math.max(512, 10L * n));
+            if (n >= bound / 8) {
+                assertThat(bits).as("%d keys", n).isLessThanOrEqualTo((long) (2.25 * 10 * n) + 512 * 16);
+            }
+            BloomFilter direct = BloomFilter.empty(BloomFilter.VERSION_BLOCKED, bits, 7);
+            for (int i = 0; i < n; i++) {
+                BloomFilter.KeyHash h = BloomFilter.hash(key("k", i));
+                direct.set(h.h1(), h.h2());
+            }
+            assertThat(built.encode()).as("%d keys", n).isEqualTo(direct.encode());
+        }
+        BloomFilter.Builder full = BloomFilter.builder(10, bound);
+        for (int i = 0; i < bound; i++) {
+            full.add(key("k", i));
+        }
+        assertThat(full.build().encode().length * 8L - 48).as("a bound the keys reach: 1.125 times the bits")
+                .isBetween(11_250L * bound / 1000, 11_250L * bound / 1000 + 512 * 32);
+    }
+
+    /** A bounded builder holds its filter, 1.25 bytes a key of the bound at 10 bits, not 12 bytes of hash a key. */
+    @Test
+    void aBoundedBuilderHoldsItsFilterNotTheHashes() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        int n = 200_000;
+        byte[][] keys = new byte[n][];
+        for (int i = 0; i < n; i++) {
+            keys[i] = key("user", i);
+        }
+        long before = threads.getCurrentThreadAllocatedBytes();
+        BloomFilter.Builder b = BloomFilter.builder(10, n);
+        for (byte[] k : keys) {
+            b.add(k);
+        }
+        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        assertThat(allocated).as("bytes allocated for %d keys", n).isBetween(n * 10L / 8, n * 10L * 9 / 64 + 64 * 1024);
+        BloomFilter f = b.build();
+        for (byte[] k : keys) {
+            assertThat(f.mightContain(k)).isTrue();
+        }
+        int falsePositives = 0;
+        for (int i = 0; i < n; i++) {
+            if (f.mightContain(key("other", i))) {
+                falsePositives++;
+            }
+        }
+        assertThat(falsePositives / (double) n).as("1.125 times the bits: fewer false positives").isBetween(0.003, 0.01);
+    }
+
+    /** More keys than the bound make a filter with fewer bits per key, never one that forgets a key. */
+    @Test
+    void keysBeyondTheBoundAreStillFound() {
+        int bound = 70_000;
+        BloomFilter.Builder b = BloomFilter.builder(10, bound);
+        for (int i = 0; i < 2 * bound; i++) {
+            b.add(key("k", i));
+        }
+        BloomFilter f = b.build();
+        for (int i = 0; i < 2 * bound; i++) {
+            assertThat(f.mightContain(key("k", i))).isTrue();
+        }
+        assertThatThrownBy(() -> BloomFilter.builder(10, -1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("must not be negative, was -1");
+    }
+
+    /** Below {@link BloomFilter#IN_PLACE_MIN_KEYS} of bound a builder keeps hashes: its filter is the unbounded one. */
+    @Test
+    void aSmallBoundBuildsTheUnboundedFilter() {
+        BloomFilter.Builder bounded = BloomFilter.builder(10, BloomFilter.IN_PLACE_MIN_KEYS - 1);
+        BloomFilter.Builder unbounded = BloomFilter.builder(10);
+        for (int i = 0; i < 3000; i++) {
+            bounded.add(key("k", i));
+            unbounded.add(key("k", i));
+        }
+        assertThat(bounded.build().encode()).isEqualTo(unbounded.build().encode());
+    }
+
+    /**
      * The first layout is no longer built, but tables hold it: the same keys set by its probe sequence give the bits
      * they had when that format was defined, and its encoding is still read and probed.
      */

@@ -109,6 +109,11 @@ public final class OutputCutter {
         return of(cut, none, none, new long[0]);
     }
 
+    /** {@return whether this cutter never cuts: the output is one file} */
+    public boolean cutsNever() {
+        return hardCap == Long.MAX_VALUE && !grandparentRules && cursor == null;
+    }
+
     /**
      * Whether to start a new file before {@code key}, the current file holding {@code fileBytes} bytes
      * ({@code fileBytes == 0}: no file is open, so never). Call once per distinct key, ascending.
