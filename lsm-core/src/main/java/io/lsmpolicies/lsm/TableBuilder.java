@@ -170,7 +170,8 @@ final class TableBuilder {
 
     /**
      * k-way merge of {@code mem} (if not null: the newest source, flush number {@code memFlushIndex}) and the real
-     * tables {@code inputs}, read through their own readers (I/O charged to merges, not the block cache), written as
+     * tables {@code inputs}, read through readers of their own (I/O charged to merges, not the block cache; each
+     * sharing the page offsets, Bloom filter and metadata the store's reader of the table parsed at open), written as
      * {@code level} tables cut by {@code cutter}; {@code bottommost} lets tombstones with nothing older behind them
      * go. A {@code splittable} merge's output is one component (its cutter cuts nothing): if the tables hold enough
      * bytes, it is split by key into ranges (see {@link KeyRanges}) merged at once, this thread taking the first,
@@ -197,7 +198,7 @@ final class TableBuilder {
                 oldestTombstone = memTable.tombstones() > 0 ? mem.createdMillis() : Long.MAX_VALUE;
             }
             for (TableHandle h : inputs) {
-                readers.add(SSTableReader.open(files, IoCause.MERGE, h.path(), NO_CACHE));
+                readers.add(SSTableReader.openSharing(files, IoCause.MERGE, h.reader(), NO_CACHE));
                 minFlush = Math.min(minFlush, h.record().minFlushIndex());
                 maxFlush = Math.max(maxFlush, h.record().maxFlushIndex());
                 oldestTombstone = Math.min(oldestTombstone, h.record().oldestTombstoneMillis());
@@ -314,7 +315,8 @@ final class TableBuilder {
         }
         EntryCursor merged = new VersionCollapse(new MergingCursor(sources), snapshots.sequences(), bottommost);
         return write(merged, options, OutputCutter.of(OutputCut.SINGLE_FILE), level, IoCause.MERGE,
-                provenance.minFlush(), provenance.maxFlush(), provenance.oldestTombstone(), false, provenance.entries());
+                provenance.minFlush(), provenance.maxFlush(), provenance.oldestTombstone(), false,
+                provenance.entries());
     }
 
     /**

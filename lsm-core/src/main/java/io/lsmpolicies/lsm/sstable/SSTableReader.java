@@ -41,19 +41,23 @@ public final class SSTableReader implements Closeable {
     private final PageOffsets offsets;
     /** Internal pages, leafPages .. leafPages + length - 1, parsed on first use and then kept. */
     private final AtomicReferenceArray<Page> internal;
-    private final AtomicLong pinnedBytes = new AtomicLong();
+    private final AtomicLong pinnedBytes;
     private final BloomFilter bloom;
     private final SSTableMetadata metadata;
     private final BlockCache cache;
     private final long fileId;
     private final AtomicLong pagesRead = new AtomicLong();
+    /** The file's length at open. */
+    private final long fileBytes;
 
     private SSTableReader(Path path, FileChannel channel, BlockCache cache) throws IOException {
         this.path = path;
         this.channel = channel;
         this.cache = cache;
         this.fileId = cache.newFileId();
+        this.pinnedBytes = new AtomicLong();
         long size = channel.size();
+        this.fileBytes = size;
         if (size < SSTableFormat.TRAILER_BYTES) {
             throw new CorruptionException(path, 0, Code.TRUNCATED_HEADER, "file of " + size + " bytes has no "
                     + SSTableFormat.TRAILER_BYTES + "-byte trailer");
@@ -81,6 +85,58 @@ public final class SSTableReader implements Closeable {
             metadata = SSTableMetadata.decode(readBlob(t.metaStart(), t.metaBytes()));
         } catch (IllegalArgumentException e) {
             throw new CorruptionException(path, offsets.offset(t.metaStart()), Code.BAD_LENGTH, e.getMessage());
+        }
+    }
+
+    /**
+     * A second reader of the table {@code open} reads, its pages read through {@code channel} and {@code cache}: it
+     * shares what {@code open} parsed (page offsets, Bloom filter, metadata, internal pages), which stay valid for the
+     * file they were read from, however long either reader lives.
+     */
+    private SSTableReader(SSTableReader open, FileChannel channel, BlockCache cache) {
+        this.path = open.path;
+        this.channel = channel;
+        this.cache = cache;
+        this.fileId = cache.newFileId();
+        this.fileBytes = open.fileBytes;
+        this.version = open.version;
+        this.pageSize = open.pageSize;
+        this.root = open.root;
+        this.height = open.height;
+        this.leafPages = open.leafPages;
+        this.offsets = open.offsets;
+        this.internal = open.internal;
+        this.pinnedBytes = open.pinnedBytes;
+        this.bloom = open.bloom;
+        this.metadata = open.metadata;
+    }
+
+    /**
+     * Opens the file {@code open} reads a second time, with I/O through {@code files} charged to {@code cause}, sharing
+     * what {@code open} read and checked at its open instead of reading and holding it again (a merge reads tables the
+     * store holds open, and the filters and page offsets of a large merge's inputs are megabytes).
+     *
+     * @param files the file layer the reads go through
+     * @param cause what the reads are charged to
+     * @param open  an open reader of the table (it may be closed while the new one lives)
+     * @param cache the block cache the new reader's leaves go through
+     * @return the reader; close it
+     * @throws CorruptionException if the file's length is no longer what {@code open} read
+     * @throws IOException         if the file cannot be opened
+     */
+    public static SSTableReader openSharing(FileLayer files, IoCause cause, SSTableReader open, BlockCache cache)
+            throws IOException {
+        FileChannel channel = files.open(open.path, cause, StandardOpenOption.READ);
+        try {
+            long size = channel.size();
+            if (size != open.fileBytes) {
+                throw new CorruptionException(open.path, Math.min(size, open.fileBytes), Code.BAD_LENGTH,
+                        "file of " + size + " bytes, " + open.fileBytes + " when the store opened it");
+            }
+            return new SSTableReader(open, channel, cache);
+        } catch (IOException | RuntimeException e) {
+            channel.close();
+            throw e;
         }
     }
 

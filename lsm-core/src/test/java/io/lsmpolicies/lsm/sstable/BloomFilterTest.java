@@ -278,7 +278,8 @@ class BloomFilterTest {
                 falsePositives++;
             }
         }
-        assertThat(falsePositives / (double) n).as("1.125 times the bits: fewer false positives").isBetween(0.003, 0.01);
+        assertThat(falsePositives / (double) n).as("1.125 times the bits: fewer false positives")
+                .isBetween(0.003, 0.01);
     }
 
     /** More keys than the bound make a filter with fewer bits per key, never one that forgets a key. */

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.lsmpolicies.lsm.CorruptionException;
 import io.lsmpolicies.lsm.CorruptionException.Code;
+import io.lsmpolicies.lsm.io.FileLayer;
+import io.lsmpolicies.lsm.io.IoCause;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -110,6 +112,41 @@ class SSTableTest {
             assertThat(m.createdMillis()).isEqualTo(12345);
             assertThat(m.oldestTombstoneMillis()).isEqualTo(777);
             assertThat(m.minSequence()).isEqualTo(entries.stream().mapToLong(Entry::sequence).min().orElseThrow());
+        }
+    }
+
+    /**
+     * A second reader sharing what the first parsed (a merge's reader of a table the store holds open) reads the same
+     * entries through its own file handle, outlives the first, and refuses a file whose length changed since.
+     */
+    @Test
+    void aSharingReaderReadsTheTableTheOpenReaderParsed() throws IOException {
+        List<Entry> entries = entries(11, 2000);
+        SSTableOptions options = SSTableOptions.builder().pageSize(512).fitPageSize(false).build();
+        Path path = write(entries, options);
+        BlockCache none = BlockCache.ofBytes(0);
+        SSTableReader shared;
+        try (SSTableReader open = SSTableReader.open(path)) {
+            shared = SSTableReader.openSharing(FileLayer.plain(), IoCause.MERGE, open, none);
+            assertThat(shared.metadata()).isSameAs(open.metadata());
+        }
+        try (shared) {
+            assertThat(drain(shared.scanInPlace(8 * 512))).isEqualTo(entries);
+            assertThat(drain(shared.scanInPlace(8 * 512, key(1000), key(3000))))
+                    .isEqualTo(entries.stream().filter(e -> Arrays.compare(e.key(), key(1000)) >= 0
+                            && Arrays.compare(e.key(), key(3000)) < 0).toList());
+            assertThat(shared.get(key(0), Long.MAX_VALUE)).isEqualTo(expected(entries, key(0), Long.MAX_VALUE));
+        }
+        try (SSTableReader open = SSTableReader.open(path)) {
+            long length = Files.size(path);
+            try (var channel = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.WRITE)) {
+                channel.truncate(length - 100);
+            }
+            assertThatThrownBy(() -> SSTableReader.openSharing(FileLayer.plain(), IoCause.MERGE, open, none))
+                    .isInstanceOf(CorruptionException.class)
+                    .hasMessageContaining(path.toString())
+                    .hasMessageContaining("file of " + (length - 100) + " bytes, " + length
+                            + " when the store opened it");
         }
     }
 
