@@ -247,7 +247,7 @@ public final class FeedBenchmark {
         List<LsmStore> stores = new ArrayList<>();
         for (Path device : d.iodevices()) {
             stores.add(LsmStore.open(device.resolve(spec.name()),
-                    d.storage().storeOptions(1, d.iodevices().size(), spec.newPolicy())));
+                    d.storage().storeOptions(1, d.iodevices().size(), spec.newPolicy(), spec.mergeOrder())));
         }
         return stores;
     }

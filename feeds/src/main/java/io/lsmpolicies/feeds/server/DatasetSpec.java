@@ -1,6 +1,8 @@
 package io.lsmpolicies.feeds.server;
 
 import io.lsmpolicies.lsm.LsmStore;
+import io.lsmpolicies.lsm.MergeOrder;
+import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.spi.MergePolicy;
 import java.io.IOException;
@@ -17,10 +19,12 @@ import java.util.Optional;
  * @param policyName       the merge policy's registry name ({@code prefix} if the section names none)
  * @param policyParameters the policy's parameters (numbers or strings), as the descriptor gave them
  * @param policyGiven      whether the section has a {@code merge-policy} key
+ * @param mergeOrder       the {@code merge-order} key: when a flush the policy merges at once writes only the merged
+ *                         table; null for the store's default for its policy ({@link StoreOptions#mergeOrder()})
  * @param line             the line of the section header
  */
 public record DatasetSpec(String name, List<String> primaryKey, String policyName,
-        Map<String, Object> policyParameters, boolean policyGiven, int line) {
+        Map<String, Object> policyParameters, boolean policyGiven, MergeOrder mergeOrder, int line) {
     public DatasetSpec {
         primaryKey = List.copyOf(primaryKey);
         policyParameters = Map.copyOf(policyParameters);

@@ -7,6 +7,7 @@ import io.lsmpolicies.feeds.BadRecordPolicy;
 import io.lsmpolicies.feeds.FeedConfig;
 import io.lsmpolicies.feeds.RecordFormat;
 import io.lsmpolicies.lsm.ByteSizes;
+import io.lsmpolicies.lsm.MergeOrder;
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import io.lsmpolicies.merge.MergePolicies;
@@ -45,7 +46,7 @@ public final class DescriptorParser {
             "storage.wal.mode", "storage.write.rate.limit", "partition.reopen.delay", "partition.reopen.max-delay");
     private static final Set<String> HTTP_KEYS = union(Set.of("address", "port", "max-connections", "idle-timeout",
             "token", "token-file", "token-required-for-reads"), TlsSection.KEYS);
-    private static final Set<String> DATASET_KEYS = Set.of("primary-key", "merge-policy");
+    private static final Set<String> DATASET_KEYS = Set.of("primary-key", "merge-policy", "merge-order");
     private static final Set<String> FEED_KEYS = union(Set.of("dataset", "format", "addresses", "max-record-bytes",
             "queue-capacity", "writer-threads", "io-threads", "insert-if-absent", "acks", "bad-records",
             "max-connections"), TlsSection.KEYS);
@@ -432,9 +433,11 @@ public final class DescriptorParser {
             }
             fields.add(f.strip());
         }
+        IniFile.Entry mo = s.entries().get("merge-order");
+        MergeOrder order = mo == null ? null : choice(mo, MergeOrder.class);
         IniFile.Entry mp = s.entries().get("merge-policy");
         if (mp == null) {
-            return new DatasetSpec(name, fields, DEFAULT_POLICY, Map.of(), false, s.line());
+            return withOrder(new DatasetSpec(name, fields, DEFAULT_POLICY, Map.of(), false, order, s.line()), mo);
         }
         JsonNode root;
         try {
@@ -469,11 +472,26 @@ public final class DescriptorParser {
                 throw error(mp.line(), mp.key(), "parameter \"" + f.getKey() + "\" must be a number or string");
             }
         }
-        DatasetSpec spec = new DatasetSpec(name, fields, root.get("name").textValue(), params, true, s.line());
+        DatasetSpec spec = new DatasetSpec(name, fields, root.get("name").textValue(), params, true, order, s.line());
         try {
             spec.newPolicy();
         } catch (IllegalArgumentException x) {
             throw error(mp.line(), mp.key(), x.getMessage());
+        }
+        return withOrder(spec, mo);
+    }
+
+    /**
+     * {@code spec}, once its merge order (given by {@code entry}, if not null) is known to suit its policy: an order
+     * that merges in the flush is refused for a leveled policy, as the store refuses it.
+     */
+    private DatasetSpec withOrder(DatasetSpec spec, IniFile.Entry entry) throws ConfigException {
+        if (entry != null) {
+            try {
+                StoreOptions.builder().policy(spec.newPolicy()).mergeOrder(spec.mergeOrder()).build();
+            } catch (IllegalArgumentException x) {
+                throw error(entry.line(), entry.key(), x.getMessage());
+            }
         }
         return spec;
     }

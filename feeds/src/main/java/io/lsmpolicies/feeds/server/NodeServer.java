@@ -199,7 +199,7 @@ public final class NodeServer implements Closeable {
     }
 
     private StoreOptions options(DatasetSpec d, Path dir, int n) throws IOException {
-        return descriptor.storage().storeOptions(descriptor.datasets().size(), n, d.policyFor(dir));
+        return descriptor.storage().storeOptions(descriptor.datasets().size(), n, d.policyFor(dir), d.mergeOrder());
     }
 
     /** How a failed partition comes back, for messages. */

@@ -1,5 +1,6 @@
 package io.lsmpolicies.feeds.server;
 
+import io.lsmpolicies.lsm.MergeOrder;
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.sstable.SSTableOptions;
 import io.lsmpolicies.lsm.wal.SyncMode;
@@ -42,9 +43,21 @@ public record StorageSettings(long memoryBudget, int memoryPageSize, long blockC
      * @throws IllegalArgumentException as {@link StoreOptions}, naming the option at fault
      */
     public StoreOptions storeOptions(int datasets, int partitions, MergePolicy policy) {
+        return storeOptions(datasets, partitions, policy, null);
+    }
+
+    /**
+     * As {@link #storeOptions(int, int, MergePolicy)}, with the dataset's merge order ({@code merge-order}).
+     *
+     * @param mergeOrder the merge order; null for the store's default for {@code policy}
+     * @throws IllegalArgumentException as {@link StoreOptions}, naming the option at fault (a merge order that merges
+     *                                  in the flush, with a leveled policy, among others)
+     */
+    public StoreOptions storeOptions(int datasets, int partitions, MergePolicy policy, MergeOrder mergeOrder) {
         int stores = Math.max(1, datasets) * Math.max(1, partitions);
         StoreOptions.Builder b = StoreOptions.builder()
                 .policy(policy)
+                .mergeOrder(mergeOrder)
                 .walMode(walMode)
                 .mergeThreads(mergeThreads)
                 .sstable(SSTableOptions.builder().pageSize(pageSize).fitPageSize(false)

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.lsmpolicies.feeds.BadRecordPolicy;
 import io.lsmpolicies.feeds.RecordFormat;
+import io.lsmpolicies.lsm.MergeOrder;
 import io.lsmpolicies.lsm.StoreOptions;
 import io.lsmpolicies.lsm.wal.SyncMode;
 import java.io.IOException;
@@ -167,6 +168,10 @@ class DescriptorParserTest {
                         + "{\"max-tolerance-component-count\": 0}}\n",
                         new Object[] {5, "merge-policy", "max-tolerance-component-count"}),
                 Map.entry(minimal() + "merge-policy = prefix\n", new Object[] {5, "merge-policy", "JSON"}),
+                Map.entry(minimal() + "merge-order = sooner\n", new Object[] {5, "merge-order",
+                        "must be one of flush_then_merge, merge_memtable, merge_memtable_small, was 'sooner'"}),
+                Map.entry(minimal() + "merge-policy = {\"name\": \"leveled\"}\nmerge-order = merge_memtable\n",
+                        new Object[] {6, "merge-order", "FLUSH_THEN_MERGE"}),
                 Map.entry(minimal() + "[feed/f]\ndataset = nope\naddresses = 127.0.0.1:1\n",
                         new Object[] {6, "dataset", "no [dataset/nope]"}),
                 Map.entry(minimal() + "[feed/f]\ndataset = t\naddresses = 127.0.0.1\n",
@@ -189,6 +194,26 @@ class DescriptorParserTest {
             assertThat(e.getMessage()).contains("node.conf:" + c.getValue()[0] + ": ")
                     .contains((String) c.getValue()[2]);
         }
+    }
+
+    /**
+     * A dataset's {@code merge-order} reaches its stores' options (any case); without it a store takes its default
+     * for the policy (for a stack policy, small merges folded into the flush).
+     */
+    @Test
+    void aDatasetsMergeOrderReachesItsStores() throws Exception {
+        NodeDescriptor given = DescriptorParser.parse(write(minimal()
+                + "merge-policy = {\"name\": \"binomial\", \"parameters\": {\"k\": 4}}\n"
+                + "merge-order = Flush_Then_Merge\n"));
+        DatasetSpec d = given.datasets().get(0);
+        assertThat(d.mergeOrder()).isEqualTo(MergeOrder.FLUSH_THEN_MERGE);
+        assertThat(given.storage().storeOptions(1, 1, d.newPolicy(), d.mergeOrder()).mergeOrder())
+                .isEqualTo(MergeOrder.FLUSH_THEN_MERGE);
+        DatasetSpec unset = DescriptorParser.parse(write(minimal()
+                + "merge-policy = {\"name\": \"binomial\", \"parameters\": {\"k\": 4}}\n")).datasets().get(0);
+        assertThat(unset.mergeOrder()).isNull();
+        assertThat(given.storage().storeOptions(1, 1, unset.newPolicy(), unset.mergeOrder()).mergeOrder())
+                .isEqualTo(MergeOrder.MERGE_MEMTABLE_SMALL);
     }
 
     @Test

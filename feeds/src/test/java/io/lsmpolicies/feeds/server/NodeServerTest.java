@@ -243,6 +243,22 @@ class NodeServerTest {
                 .orElseThrow().policy().toString();
     }
 
+    /** A dataset's {@code merge-order} is its partitions' stores' merge order; without it, the store's default. */
+    @Test
+    void aDatasetsMergeOrderIsItsStoresMergeOrder() throws Exception {
+        NodeServer given = startWithPolicy("merge-policy = {\"name\": \"binomial\", \"parameters\": {\"k\": 4}}\n"
+                + "merge-order = flush_then_merge\n");
+        for (var p : given.dataset("usertable").partitions()) {
+            assertThat(p.store().options().mergeOrder()).isEqualTo(io.lsmpolicies.lsm.MergeOrder.FLUSH_THEN_MERGE);
+        }
+        given.close();
+        servers.clear();
+        NodeServer unset = startWithPolicy("merge-policy = {\"name\": \"binomial\", \"parameters\": {\"k\": 4}}\n");
+        for (var p : unset.dataset("usertable").partitions()) {
+            assertThat(p.store().options().mergeOrder()).isEqualTo(io.lsmpolicies.lsm.MergeOrder.MERGE_MEMTABLE_SMALL);
+        }
+    }
+
     @Test
     void aDatasetWithoutAPolicyKeepsTheOneItsPartitionsRecordedAndAnotherOneIsASwitch() throws Exception {
         startWithPolicy("merge-policy = {\"name\": \"binomial\", \"parameters\": {\"k\": 4}}\n").close();
