@@ -199,22 +199,38 @@ class BloomFilterTest {
      */
     @Test
     void aBuilderHoldsTwelveBytesAKeyAndCopiesNone() {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         int n = 200_000;
+        byte[][] keys = userKeys(n);
+        BloomFilter.Builder[] built = new BloomFilter.Builder[1];
+        long allocated = allocatedWhile(() -> built[0] = filled(BloomFilter.builder(10), keys));
+        BloomFilter.Builder b = built[0];
+        // Chunks of 1,008 to 131,056 keys (powers of two less 16) hold 260,992: 12 bytes each, plus lists and headers.
+        assertThat(allocated).as("bytes allocated for %d keys", n).isBetween(12L * 260_992, 12L * 260_992 + 64 * 1024);
+        assertThat(b.build().mightContain(keys[n - 1])).isTrue();
+    }
+
+    private static byte[][] userKeys(int n) {
         byte[][] keys = new byte[n][];
         for (int i = 0; i < n; i++) {
             keys[i] = key("user", i);
         }
-        long before = threads.getCurrentThreadAllocatedBytes();
-        BloomFilter.Builder b = BloomFilter.builder(10);
+        return keys;
+    }
+
+    private static BloomFilter.Builder filled(BloomFilter.Builder b, byte[][] keys) {
         for (byte[] k : keys) {
             b.add(k);
         }
-        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
-        // Chunks of 1,008 to 131,056 keys (powers of two less 16) hold 260,992: 12 bytes each, plus lists and headers.
-        assertThat(allocated).as("bytes allocated for %d keys", n).isBetween(12L * 260_992, 12L * 260_992 + 64 * 1024);
-        assertThat(b.build().mightContain(keys[n - 1])).isTrue();
+        return b;
+    }
+
+    /** The heap bytes this thread allocates while {@code r} runs (the JVM's per-thread allocation counter). */
+    private static long allocatedWhile(Runnable r) {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = threads.getCurrentThreadAllocatedBytes();
+        r.run();
+        return threads.getCurrentThreadAllocatedBytes() - before;
     }
 
     /**
@@ -254,19 +270,11 @@ class BloomFilterTest {
     /** A bounded builder holds its filter, 1.25 bytes a key of the bound at 10 bits, not 12 bytes of hash a key. */
     @Test
     void aBoundedBuilderHoldsItsFilterNotTheHashes() {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         int n = 200_000;
-        byte[][] keys = new byte[n][];
-        for (int i = 0; i < n; i++) {
-            keys[i] = key("user", i);
-        }
-        long before = threads.getCurrentThreadAllocatedBytes();
-        BloomFilter.Builder b = BloomFilter.builder(10, n);
-        for (byte[] k : keys) {
-            b.add(k);
-        }
-        long allocated = threads.getCurrentThreadAllocatedBytes() - before;
+        byte[][] keys = userKeys(n);
+        BloomFilter.Builder[] built = new BloomFilter.Builder[1];
+        long allocated = allocatedWhile(() -> built[0] = filled(BloomFilter.builder(10, n), keys));
+        BloomFilter.Builder b = built[0];
         assertThat(allocated).as("bytes allocated for %d keys", n).isBetween(n * 10L / 8, n * 10L * 9 / 64 + 64 * 1024);
         BloomFilter f = b.build();
         for (byte[] k : keys) {
