@@ -148,24 +148,24 @@ public final class BloomFilter {
         private final BloomFilter inPlace;
         /** The largest factor {@link #inPlace}'s blocks may be folded by: a power of two that divides their number. */
         private final int foldLimit;
+        /** Whether {@link #build()} has returned {@link #inPlace} or a filter folded from it: no key may follow. */
+        private boolean built;
 
         private Builder(int bitsPerKey, long maxKeys) {
             this.bitsPerKey = bitsPerKey;
-            if (maxKeys < IN_PLACE_MIN_KEYS) {
-                inPlace = null;
-                foldLimit = 1;
-                return;
-            }
             long blocks = blocksFor(maxKeys, bitsPerKey);
             blocks += blocks / 8; // room above the bound, so that a table holding a little over half of it still folds
-            foldLimit = (int) Math.max(1, Math.min(MAX_FOLD, Long.highestOneBit(blocks / 64)));
-            blocks = (blocks + foldLimit - 1) / foldLimit * foldLimit;
-            if (blocks * BLOCK_BITS > Integer.MAX_VALUE) {
-                throw new IllegalStateException("Bloom filter of " + blocks * BLOCK_BITS + " bits is too large (for "
-                        + maxKeys + " keys)");
+            int fold = (int) Math.max(1, Math.min(MAX_FOLD, Long.highestOneBit(blocks / 64)));
+            blocks = (blocks + fold - 1) / fold * fold;
+            if (maxKeys < IN_PLACE_MIN_KEYS || blocks * BLOCK_BITS > Integer.MAX_VALUE) {
+                // a small bound, or one whose filter the format cannot hold: keep hashes, and size for the count
+                inPlace = null;
+                foldLimit = 1;
+            } else {
+                inPlace = new BloomFilter(VERSION_BLOCKED, new long[(int) (blocks * BLOCK_BITS / 64)],
+                        probesFor(bitsPerKey));
+                foldLimit = fold;
             }
-            inPlace = new BloomFilter(VERSION_BLOCKED, new long[(int) (blocks * BLOCK_BITS / 64)],
-                    probesFor(bitsPerKey));
         }
 
         /**
@@ -188,6 +188,9 @@ public final class BloomFilter {
          */
         public Builder add(byte[] bytes, int from, int length) {
             if (inPlace != null) {
+                if (built) {
+                    throw new IllegalStateException("a key added after the filter was built in place");
+                }
                 hashHalves(bytes, from, length, scratch, 0);
                 inPlace.probeBlock(scratch[0], scratch[1], true);
                 count++;
@@ -225,6 +228,7 @@ public final class BloomFilter {
         public BloomFilter build() {
             long blocks = blocksFor(count, bitsPerKey);
             if (inPlace != null) {
+                built = true;
                 int factor = foldLimit;
                 long have = inPlace.words.length / 8;
                 while (factor > 1 && have / factor < blocks) {
@@ -266,7 +270,8 @@ public final class BloomFilter {
      * of bitsPerKey x 1.125 bits per key of the bound, instead of keeping 12 bytes of hash per key, and folds that
      * filter at {@link Builder#build()}: with the block of a key floor(x * blocks / 2^32), the filter of blocks / f
      * blocks is the bitwise or of each f adjacent blocks of the larger one, for any f that divides blocks. More keys
-     * than the bound make a filter with fewer bits per key (more false positives), never a wrong one.
+     * than the bound make a filter with fewer bits per key (more false positives), never a wrong one. Such a builder
+     * builds once: a key added after {@link Builder#build()} is refused.
      *
      * @param bitsPerKey bits per key in [1, 64]
      * @param maxKeys    at most how many keys will be added; 0 if not known

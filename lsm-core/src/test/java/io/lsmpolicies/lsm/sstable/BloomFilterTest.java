@@ -302,20 +302,27 @@ class BloomFilterTest {
         for (int i = 0; i < 2 * bound; i++) {
             assertThat(f.mightContain(key("k", i))).isTrue();
         }
+        assertThatThrownBy(() -> b.add(key("late", 0))).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("after the filter was built in place");
         assertThatThrownBy(() -> BloomFilter.builder(10, -1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("must not be negative, was -1");
     }
 
-    /** Below {@link BloomFilter#IN_PLACE_MIN_KEYS} of bound a builder keeps hashes: its filter is the unbounded one. */
+    /**
+     * Below {@link BloomFilter#IN_PLACE_MIN_KEYS} of bound, or with a bound whose filter the format cannot hold, a
+     * builder keeps hashes: its filter is the unbounded one.
+     */
     @Test
-    void aSmallBoundBuildsTheUnboundedFilter() {
-        BloomFilter.Builder bounded = BloomFilter.builder(10, BloomFilter.IN_PLACE_MIN_KEYS - 1);
-        BloomFilter.Builder unbounded = BloomFilter.builder(10);
-        for (int i = 0; i < 3000; i++) {
-            bounded.add(key("k", i));
-            unbounded.add(key("k", i));
+    void aSmallOrHugeBoundBuildsTheUnboundedFilter() {
+        for (long bound : new long[] {BloomFilter.IN_PLACE_MIN_KEYS - 1, 1L << 40}) {
+            BloomFilter.Builder bounded = BloomFilter.builder(10, bound);
+            BloomFilter.Builder unbounded = BloomFilter.builder(10);
+            for (int i = 0; i < 3000; i++) {
+                bounded.add(key("k", i));
+                unbounded.add(key("k", i));
+            }
+            assertThat(bounded.build().encode()).as("bound %d", bound).isEqualTo(unbounded.build().encode());
         }
-        assertThat(bounded.build().encode()).isEqualTo(unbounded.build().encode());
     }
 
     /**
