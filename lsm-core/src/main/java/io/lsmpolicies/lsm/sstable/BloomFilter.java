@@ -153,12 +153,16 @@ public final class BloomFilter {
 
         private Builder(int bitsPerKey, long maxKeys) {
             this.bitsPerKey = bitsPerKey;
-            long blocks = blocksFor(maxKeys, bitsPerKey);
-            blocks += blocks / 8; // room above the bound, so that a table holding a little over half of it still folds
-            int fold = (int) Math.max(1, Math.min(MAX_FOLD, Long.highestOneBit(blocks / 64)));
-            blocks = (blocks + fold - 1) / fold * fold;
-            if (maxKeys < IN_PLACE_MIN_KEYS || blocks * BLOCK_BITS > Integer.MAX_VALUE) {
-                // a small bound, or one whose filter the format cannot hold: keep hashes, and size for the count
+            long blocks = 0;
+            int fold = 1;
+            if (maxKeys >= IN_PLACE_MIN_KEYS) {
+                blocks = blocksFor(maxKeys, bitsPerKey);
+                blocks += blocks / 8; // room above the bound: a table holding a little over half of it still folds
+                fold = (int) Math.max(1, Math.min(MAX_FOLD, Long.highestOneBit(blocks / 64)));
+                blocks = (blocks + fold - 1) / fold * fold;
+            }
+            if (blocks == 0 || blocks * BLOCK_BITS > Integer.MAX_VALUE) {
+                // no bound, a small one, or one whose filter the format cannot hold: keep hashes, size for the count
                 inPlace = null;
                 foldLimit = 1;
             } else {
