@@ -7,7 +7,7 @@ import java.nio.file.Path;
 
 /**
  * Where each page of an SSTable lies: page {@code n} is {@link #length}{@code (n)} bytes at {@link #offset}{@code (n)}.
- * In versions 2 and 3 the pages are packed one after another, each as long as it is, and their lengths are read from
+ * In versions 2 to 4 the pages are packed one after another, each as long as it is, and their lengths are read from
  * the offsets block at open (and held here, 8 bytes per page); in version 1 every page is {@code pageSize} bytes at
  * {@code n * pageSize}. Immutable.
  */

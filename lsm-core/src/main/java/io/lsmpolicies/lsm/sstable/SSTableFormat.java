@@ -4,8 +4,8 @@ import java.nio.ByteBuffer;
 import java.util.zip.CRC32C;
 
 /**
- * The SSTable file format: a bulk-loaded B+-tree of pages. Big-endian. Writers write version 3; readers read
- * versions 1, 2 and 3.
+ * The SSTable file format: a bulk-loaded B+-tree of pages. Big-endian. Writers write version 4; readers read
+ * versions 1 to 4.
  *
  * <pre>
  * file    := leaf-page* internal-page* blob-page* offsets trailer     -- pages numbered 0, 1, ... in file order
@@ -14,18 +14,27 @@ import java.util.zip.CRC32C;
  * leaf    := type 1, count entries:  flags u8 (bit 0: tombstone) | keyLen varint | valueLen varint
  *                                    | sequence varlong | key | value
  * internal:= type 2, count children: keyLen varint | sequence varlong | child page varlong | key
- *            (the child's first internal key; children in order)
+ *            (children in order; the key and sequence are the child's separator, see the versions)
  * blob    := type 3, count = bytes used | bytes           -- Bloom filter, then metadata, each spanning
  *                                                          consecutive pages
  *
+ * version 4 ("short separators"): version 3's layout, with separators that need not be keys of the table. A
+ * child's separator sorts after every entry of the children before it and at or before the child's first entry (in
+ * internal order: key ascending, then sequence descending). A leaf's separator is the shortest prefix of its first
+ * key that sorts after the key before it, with sequence number 0, or, where no prefix shorter than that key does
+ * (the same key continues across the two leaves, or the key before is the first key less its last byte), the first
+ * key and its sequence number; the first leaf's is its first key. An internal page's separator is its first
+ * child's. A lookup descends to the last child whose separator is at or before its target, as in every version.
+ *
  * version 3 ("blocked filter"): version 2's layout, its Bloom filter of the blocked layout (the filter encoding's
  * version 2, {@link BloomFilter}); versions 1 and 2 hold filters of the first layout (the encoding's version 1).
+ * In versions 1 to 3 a child's separator is its first entry's key and sequence number.
  *
  * version 2 ("packed pages"): a page is exactly as long as its header, body and crc; pages follow one another
  * with no gap from offset 0, so page n starts where page n-1 ends.
  * offsets := length u32 * pages                           -- each page's length in bytes, in page order, in
  *                                                          [PAGE_HEADER_BYTES + PAGE_CRC_BYTES, pageSize]
- * trailer := magic u64 ("LSMSST\n\x1a") | version u32 (2 or 3) | pageSize u32 | height u32 | root u32 | leafPages u32
+ * trailer := magic u64 ("LSMSST\n\x1a") | version u32 (2, 3 or 4) | pageSize u32 | height u32 | root u32 | leafPages u32
  *            | bloomStart u32 | bloomBytes u32 | metaStart u32 | metaBytes u32 | pages u32 | offsetsAt u64
  *            | offsetsCrc u32 | crc u32                   -- 64 bytes at the very end; offsetsAt = the sum of the
  *                                                          lengths (where the pages end and the offsets begin),
@@ -45,17 +54,24 @@ import java.util.zip.CRC32C;
  */
 final class SSTableFormat {
     static final long MAGIC = 0x4C534D5353540A1AL; // "LSMSST\n\x1a"
-    /** The version writers write: packed pages, an offsets block and a blocked Bloom filter. */
-    static final int VERSION = 3;
+    /** The version writers write: packed pages, an offsets block, a blocked Bloom filter and short separators. */
+    static final int VERSION = 4;
+    /** Version 4's layout with separators that are the children's first keys, still read. */
+    static final int VERSION_BLOCKED_FILTER = 3;
     /** Packed pages with a Bloom filter of the first layout, still read. */
     static final int VERSION_PACKED_PAGES = 2;
     /** The version of fixed-size pages, still read. */
     static final int VERSION_FIXED_PAGES = 1;
     static final int TRAILER_BYTES = 64;
 
+    /** {@return whether a table of format {@code version} writes each child's first key as its separator} */
+    static boolean separatorsAreFirstKeys(int version) {
+        return version < VERSION;
+    }
+
     /** {@return the version of the Bloom filter encoding a table of format {@code version} holds} */
     static byte bloomVersion(int version) {
-        return version == VERSION ? BloomFilter.VERSION_BLOCKED : BloomFilter.VERSION_WHOLE;
+        return version >= VERSION_BLOCKED_FILTER ? BloomFilter.VERSION_BLOCKED : BloomFilter.VERSION_WHOLE;
     }
     static final int PAGE_HEADER_BYTES = 5;
     static final int PAGE_CRC_BYTES = 4;

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Reads an SSTable written by {@link SSTableWriter}, of any format version ({@link SSTableFormat}: packed pages, or the
- * fixed-size pages of version 1). Opening reads only the trailer, the page offsets (versions 2 and 3), the metadata and
+ * fixed-size pages of version 1). Opening reads only the trailer, the page offsets (versions 2 to 4), the metadata and
  * the Bloom filter; a point lookup reads one page per tree level (plus the next leaf when the versions of a key
  * straddle two leaves); a scan walks the leaves in order. Every page is checked against its checksum when read: damage
  * is a {@link CorruptionException} naming the file and the page's offset, never a wrong answer.
@@ -37,7 +37,7 @@ public final class SSTableReader implements Closeable {
     private final long root;
     private final int height;
     private final long leafPages;
-    /** Where each page lies (read from the offsets block at open, in versions 2 and 3). */
+    /** Where each page lies (read from the offsets block at open, in versions 2 to 4). */
     private final PageOffsets offsets;
     /** Internal pages, leafPages .. leafPages + length - 1, parsed on first use and then kept. */
     private final AtomicReferenceArray<Page> internal;
@@ -296,7 +296,10 @@ public final class SSTableReader implements Closeable {
         return new Cursor(leafFor(key, sequence), key, sequence);
     }
 
-    /** The leaf whose first entry is the last at or before ({@code key}, {@code sequence}) (or the first leaf). */
+    /**
+     * The last leaf whose separator is at or before ({@code key}, {@code sequence}) (or the first leaf): the first
+     * entry at or after it is in that leaf or is the next leaf's first ({@link SSTableFormat}).
+     */
     private long leafFor(byte[] key, long sequence) throws IOException {
         long pageNo = root;
         for (int level = height; level > 1; level--) {
@@ -362,8 +365,9 @@ public final class SSTableReader implements Closeable {
     }
 
     /**
-     * The leaf that holds the newest version of {@code key} if the table has it: the last leaf whose first entry
-     * comes at or before it (the first leaf if none). Reads only the pinned index pages.
+     * The leaf that holds the newest version of {@code key} if the table has it: the last leaf whose separator
+     * comes at or before it (the first leaf if none), so every entry of the leaves before it sorts before the key.
+     * Reads only the pinned index pages.
      *
      * @param key the key
      * @return the leaf's number, {@code 0 .. leafCount() - 1}

@@ -7,12 +7,12 @@ import java.nio.file.Path;
 
 /**
  * An SSTable's trailer, its last {@value SSTableFormat#TRAILER_BYTES} bytes: where the tree, the Bloom filter, the
- * metadata and (versions 2 and 3) the page offsets are. Layouts: {@link SSTableFormat} (versions 2 and 3 share theirs).
- * Writers encode version 3 only; {@link #decode} reads all three, a version-1 trailer as the fixed-size pages it
+ * metadata and (versions 2 to 4) the page offsets are. Layouts: {@link SSTableFormat} (versions 2 to 4 share theirs).
+ * Writers encode version 4 only; {@link #decode} reads all four, a version-1 trailer as the fixed-size pages it
  * describes (its pages counted from the file size, its "offsets" where its pages end).
  *
- * @param version    the format version: {@link SSTableFormat#VERSION}, {@link SSTableFormat#VERSION_PACKED_PAGES}
- *                   or {@link SSTableFormat#VERSION_FIXED_PAGES}
+ * @param version    the format version: {@link SSTableFormat#VERSION}, {@link SSTableFormat#VERSION_BLOCKED_FILTER},
+ *                   {@link SSTableFormat#VERSION_PACKED_PAGES} or {@link SSTableFormat#VERSION_FIXED_PAGES}
  * @param pageSize   the page size: every page is at most this long (exactly, in version 1)
  * @param height     levels of the tree (1: the root is a leaf)
  * @param root       the root page
@@ -22,8 +22,8 @@ import java.nio.file.Path;
  * @param metaStart  the first page of the metadata
  * @param metaBytes  the metadata's bytes
  * @param pages      the pages in the file
- * @param offsetsAt  where the pages end: the offsets block's position (versions 2 and 3), the trailer's (version 1)
- * @param offsetsCrc CRC32C of the offsets block (versions 2 and 3; 0 in version 1, which has none)
+ * @param offsetsAt  where the pages end: the offsets block's position (versions 2 to 4), the trailer's (version 1)
+ * @param offsetsCrc CRC32C of the offsets block (versions 2 to 4; 0 in version 1, which has none)
  */
 record SSTableTrailer(int version, int pageSize, int height, long root, long leafPages, long bloomStart, int bloomBytes,
         long metaStart, int metaBytes, long pages, long offsetsAt, int offsetsCrc) {
@@ -33,12 +33,12 @@ record SSTableTrailer(int version, int pageSize, int height, long root, long lea
      */
     static final long MAX_PAGES = (Integer.MAX_VALUE - 8) / 4;
 
-    /** Bytes of the offsets block: 4 per page in versions 2 and 3, none in version 1. */
+    /** Bytes of the offsets block: 4 per page in versions 2 to 4, none in version 1. */
     long offsetsBytes() {
         return version == SSTableFormat.VERSION_FIXED_PAGES ? 0 : 4 * pages;
     }
 
-    /** The version-3 encoding (version 2's layout), {@value SSTableFormat#TRAILER_BYTES} bytes, its checksum last. */
+    /** The version-4 encoding (version 2's layout), {@value SSTableFormat#TRAILER_BYTES} bytes, its checksum last. */
     byte[] encode() {
         if (version != SSTableFormat.VERSION) {
             throw new IllegalStateException("only version " + SSTableFormat.VERSION + " is written, not " + version);
@@ -76,7 +76,7 @@ record SSTableTrailer(int version, int pageSize, int height, long root, long lea
         }
         int version = t.getInt(8);
         SSTableTrailer trailer;
-        if (version == SSTableFormat.VERSION || version == SSTableFormat.VERSION_PACKED_PAGES) {
+        if (version >= SSTableFormat.VERSION_PACKED_PAGES && version <= SSTableFormat.VERSION) {
             t.position(12);
             int pageSize = t.getInt();
             int height = t.getInt();

@@ -14,9 +14,10 @@ import java.util.List;
  * Checks an SSTable completely, beyond what reads check on the pages they touch: the page offsets (opening the table
  * checks them: each page's length between the shortest page and the page size, the lengths adding up to where the
  * trailer says the pages end, the block's checksum), every page's checksum and type (leaves, then internal pages, then
- * blob pages, as the format lays them out; pages no read reaches are checked too), that a packed page (versions 2 and
- * 3) ends where its contents do, key order inside and across leaves, that every separator is the first key of its child
- * and that the internal levels reach every leaf exactly once in order, that the Bloom filter admits every key, and that
+ * blob pages, as the format lays them out; pages no read reaches are checked too), that a packed page (versions 2 to
+ * 4) ends where its contents do, key order inside and across leaves, that every separator separates (version 4: after
+ * every entry of the children before it within its page, and at or before its child's first entry; versions 1 to 3:
+ * its child's first entry) and that the internal levels reach every leaf exactly once in order, that the Bloom filter admits every key, and that
  * the metadata matches the contents. The basis of {@code bin/lsm verify}.
  */
 public final class SSTableVerifier {
@@ -32,6 +33,13 @@ public final class SSTableVerifier {
     }
 
     private record Key(byte[] key, long sequence) {
+        int compareTo(Key other) {
+            return Entry.compare(key, sequence, other.key, other.sequence);
+        }
+    }
+
+    /** The first and last entries of a subtree. */
+    private record Span(Key first, Key last) {
     }
 
     /**
@@ -110,7 +118,7 @@ public final class SSTableVerifier {
     }
 
     /**
-     * Packed pages (versions 2 and 3) end with their contents: notes a problem if page {@code pageNo}'s contents end at
+     * Packed pages (versions 2 to 4) end with their contents: notes a problem if page {@code pageNo}'s contents end at
      * {@code contentEnd} (after its header), not just before its checksum.
      */
     private static void checkPacked(SSTableReader r, long pageNo, long contentEnd, List<String> problems) {
@@ -125,8 +133,8 @@ public final class SSTableVerifier {
         }
     }
 
-    /** Checks the subtree at {@code pageNo} and returns its first key. */
-    private static Key walk(SSTableReader r, long pageNo, int level, long[] nextLeaf, List<String> problems)
+    /** Checks the subtree at {@code pageNo} and returns its first and last keys (null if a leaf is empty). */
+    private static Span walk(SSTableReader r, long pageNo, int level, long[] nextLeaf, List<String> problems)
             throws IOException {
         if (!r.offsets().exists(pageNo)) {
             problems.add("offset " + r.offsets().offset(r.offsets().pages()) + ": page " + pageNo + " is named as a "
@@ -145,8 +153,13 @@ public final class SSTableVerifier {
                 problems.add("offset " + offset + ": empty leaf");
                 return null;
             }
+            int entries = leaf.getInt(1);
             Entry first = leafEntry(leaf);
-            return new Key(first.key(), first.sequence());
+            Entry last = first;
+            for (int i = 1; i < entries; i++) {
+                last = leafEntry(leaf);
+            }
+            return new Span(new Key(first.key(), first.sequence()), new Key(last.key(), last.sequence()));
         }
         ByteBuffer page = r.page(pageNo, SSTableFormat.INTERNAL);
         int count = page.getInt(1);
@@ -154,8 +167,10 @@ public final class SSTableVerifier {
             problems.add("offset " + offset + ": internal page without children");
             return null;
         }
+        boolean firstKeys = SSTableFormat.separatorsAreFirstKeys(r.version());
         Key first = null;
         Key previous = null;
+        Span previousChild = null;
         for (int i = 0; i < count; i++) {
             int keyLen = (int) SSTableFormat.getVarLong(page);
             long seq = SSTableFormat.getVarLong(page);
@@ -163,22 +178,29 @@ public final class SSTableVerifier {
             byte[] key = new byte[keyLen];
             page.get(key);
             Key separator = new Key(key, seq);
-            if (previous != null && Entry.compare(previous.key(), previous.sequence(), key, seq) >= 0) {
+            if (previous != null && previous.compareTo(separator) >= 0) {
                 problems.add("offset " + offset + ": separator " + i + " is not above the one before it");
             }
             int mark = page.position();
-            Key childFirst = walk(r, child, level - 1, nextLeaf, problems);
+            Span span = walk(r, child, level - 1, nextLeaf, problems);
             page.position(mark);
-            if (childFirst != null && (!Arrays.equals(childFirst.key(), key) || childFirst.sequence() != seq)) {
+            if (span != null && firstKeys && separator.compareTo(span.first()) != 0) {
                 problems.add("offset " + offset + ": separator " + i + " differs from the first key of page " + child);
+            } else if (span != null && !firstKeys && separator.compareTo(span.first()) > 0) {
+                problems.add("offset " + offset + ": separator " + i + " is above the first key of page " + child);
             }
-            if (first == null) {
-                first = separator;
+            if (previousChild != null && !firstKeys && separator.compareTo(previousChild.last()) <= 0) {
+                problems.add("offset " + offset + ": separator " + i + " is not above the last key of the page before"
+                        + " page " + child);
+            }
+            if (i == 0) {
+                first = span == null ? null : span.first();
             }
             previous = separator;
+            previousChild = span;
         }
         checkPacked(r, pageNo, page.position(), problems);
-        return first;
+        return first == null || previousChild == null ? null : new Span(first, previousChild.last());
     }
 
     private static Entry leafEntry(ByteBuffer page) {

@@ -15,9 +15,9 @@ import java.util.concurrent.Future;
 import java.util.zip.CRC32C;
 
 /**
- * Bulk-loads an SSTable (see {@link SSTableFormat}; version 3: packed pages, a blocked Bloom filter) from entries given
- * in internal order: leaves are written as they fill, then the internal levels bottom-up from the first key of each
- * page below, then the Bloom filter and metadata blocks, then the page offsets and the trailer, and the file is forced
+ * Bulk-loads an SSTable (see {@link SSTableFormat}; version 4: packed pages, a blocked Bloom filter, short
+ * separators) from entries given in internal order: leaves are written as they fill, then the internal levels
+ * bottom-up from the separator of each page below ({@link Separators}), then the Bloom filter and metadata blocks, then the page offsets and the trailer, and the file is forced
  * to the device. Each page is written with only the bytes it uses (header, entries, checksum), right after the one
  * before it. Pages are encoded in place, one after another, in a group of {@value #WRITE_BUFFER_BYTES} bytes; a full
  * group's checksums are computed and the group written by a background thread while the caller fills the next group
@@ -204,7 +204,9 @@ public final class SSTableWriter implements Closeable {
             startPage(SSTableFormat.LEAF);
         }
         if (pageCount == 0) {
-            separators.add(key, keyAt, keyLen, sequence, nextPage);
+            int separatorLen = entries > 0 && newKey
+                    ? Separators.shortestLength(previousKey, previousKeyLen, key, keyAt, keyLen) : keyLen;
+            separators.add(key, keyAt, separatorLen, separatorLen < keyLen ? 0 : sequence, nextPage);
         }
         page.put((byte) (tombstone ? 1 : 0));
         SSTableFormat.putVarLong(page, keyLen);
@@ -242,7 +244,7 @@ public final class SSTableWriter implements Closeable {
      * What a table of {@code entries} (in internal order) would be, without writing it.
      *
      * @param fileBytes the file's size: leaf pages by the same packing the writer uses, plus an estimate of the
-     *                  internal pages (one separator per leaf), the Bloom filter, the metadata, the page offsets
+     *                  internal pages (one separator per leaf, shortened as the writer does), the Bloom filter, the metadata, the page offsets
      *                  and the trailer; exact for the leaves, which dominate
      * @param dataBytes the entries' key and value bytes
      */
@@ -268,6 +270,7 @@ public final class SSTableWriter implements Closeable {
         int used = capacity;
         int firstKeyLen = 0;
         int lastKeyLen = 0;
+        byte[] lastKey = new byte[64];
         while (entries.advance()) {
             int keyLen = entries.keyLength();
             int valueLen = entries.valueLength();
@@ -275,8 +278,15 @@ public final class SSTableWriter implements Closeable {
             if (capacity - used < size) {
                 leaves++;
                 used = 0;
-                separatorBytes += internalEntrySize(keyLen, entries.sequence(), leaves);
+                int separatorLen = count == 0 ? keyLen : Separators.shortestLength(lastKey, lastKeyLen,
+                        entries.keyArray(), entries.keyOffset(), keyLen);
+                separatorBytes += internalEntrySize(separatorLen, separatorLen < keyLen ? 0 : entries.sequence(),
+                        leaves);
             }
+            if (lastKey.length < keyLen) {
+                lastKey = new byte[Math.max(keyLen, 2 * lastKey.length)];
+            }
+            System.arraycopy(entries.keyArray(), entries.keyOffset(), lastKey, 0, keyLen);
             used += size;
             leafBytes += size;
             firstKeyLen = count == 0 ? keyLen : firstKeyLen;

@@ -3,7 +3,7 @@ package io.lsmpolicies.lsm.sstable;
 import java.nio.ByteBuffer;
 
 /**
- * Where the pages of a packed SSTable (version 2 or 3) lie, read from the file's bytes as the format lays them out (the
+ * Where the pages of a packed SSTable (version 2 to 4) lie, read from the file's bytes as the format lays them out (the
  * trailer's page count and offsets position, then the offsets block's page lengths), independently of the reader: for
  * tests that damage a chosen page, the offsets block or the trailer.
  */
@@ -38,6 +38,19 @@ public final class PackedLayout {
             starts[n + 1] = starts[n] + ByteBuffer.wrap(file).getInt(at + 4 * n);
         }
         return starts;
+    }
+
+    /** {@return the bytes of the internal pages of the packed table {@code file}, from its last leaf to its filter} */
+    public static long internalBytes(byte[] file) {
+        ByteBuffer b = ByteBuffer.wrap(file);
+        long[] starts = pageStarts(file);
+        return starts[b.getInt(file.length - TRAILER + 28)] - starts[b.getInt(file.length - TRAILER + 24)];
+    }
+
+    /** Writes {@code version} into the trailer of {@code file} and reseals it. */
+    public static void relabel(byte[] file, int version) {
+        ByteBuffer.wrap(file).putInt(file.length - TRAILER + 8, version);
+        reseal(file);
     }
 
     /**

@@ -19,10 +19,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The three format versions, from committed files: {@code version1-512.sst}, written by the last build that wrote
- * fixed-size pages, and {@code version2-512.sst}, by the last that wrote packed pages with the first Bloom filter
- * layout, are still read exactly as before (contents, verifier, and where damage is reported); {@code
- * version3-512.sst} is what this build's writer writes, byte for byte, for the same entries. Then damage peculiar to
+ * The four format versions, from committed files: {@code version1-512.sst}, written by the last build that wrote
+ * fixed-size pages, {@code version2-512.sst}, by the last that wrote packed pages with the first Bloom filter layout,
+ * and {@code version3-512.sst}, by the last whose separators were the children's first keys, are still read exactly
+ * as before (contents, verifier, and where damage is reported); {@code version4-512.sst} is what this build's writer
+ * writes, byte for byte, for the same entries. Then damage peculiar to
  * packed pages: the offsets block, page lengths that cannot be, the trailer, truncation; and a filter of the layout
  * the table's version does not hold.
  */
@@ -142,13 +143,27 @@ class SSTableFormatVersionsTest {
     }
 
     @Test
-    void theWriterWritesVersion3ExactlyAsCommitted() throws IOException {
-        Path written = writeFixture("v3.sst");
+    void aVersion3TableOfFirstKeySeparatorsIsReadAsBefore() throws IOException {
+        byte[] v3 = resource("version3-512.sst");
+        assertThat(PackedLayout.version(v3)).isEqualTo(3);
+        assertHoldsTheFixture(copy("v3.sst", v3), 3);
+    }
+
+    /**
+     * Version 4 writes a shorter separator wherever the key before a leaf differs from the leaf's first key before
+     * that key's last byte (here where a digit other than the last changes between two leaves), so the same entries'
+     * internal pages are smaller than version 3's.
+     */
+    @Test
+    void theWriterWritesVersion4ExactlyAsCommitted() throws IOException {
+        Path written = writeFixture("v4.sst");
         byte[] bytes = Files.readAllBytes(written);
-        assertThat(bytes).as("the writer's output against the committed version-3 file")
-                .isEqualTo(resource("version3-512.sst"));
-        assertThat(PackedLayout.version(bytes)).isEqualTo(3);
-        assertHoldsTheFixture(written, 3);
+        assertThat(bytes).as("the writer's output against the committed version-4 file")
+                .isEqualTo(resource("version4-512.sst"));
+        assertThat(PackedLayout.version(bytes)).isEqualTo(4);
+        assertHoldsTheFixture(written, 4);
+        assertThat(PackedLayout.internalBytes(bytes)).as("internal pages, version 4 against version 3")
+                .isLessThan(PackedLayout.internalBytes(resource("version3-512.sst")));
         long[] starts = PackedLayout.pageStarts(bytes);
         int pages = starts.length - 1;
         assertThat(starts[pages] + 4L * pages + PackedLayout.TRAILER).as("pages, offsets, trailer: nothing else")
@@ -161,12 +176,27 @@ class SSTableFormatVersionsTest {
     }
 
     /**
-     * A table's version says which Bloom filter layout it holds: a version-3 table relabelled as version 2 (trailer
+     * A table's version says what its separators are: a version-4 table relabelled as version 3 (trailer resealed)
+     * reads the same, but the verifier, which holds a version-3 table's separators to its children's first keys,
+     * names each shortened one.
+     */
+    @Test
+    void shortSeparatorsUnderAVersion3LabelAreReportedByTheVerifier() throws IOException {
+        byte[] relabelled = Files.readAllBytes(writeFixture("v4.sst"));
+        PackedLayout.relabel(relabelled, 3);
+        Path path = copy("relabelled.sst", relabelled);
+        assertThat(SSTableVerifier.verify(path).problems()).isNotEmpty()
+                .allSatisfy(p -> assertThat(p).contains("differs from the first key of page"));
+        assertThat(SSTableVerifier.verify(writeFixture("v4-again.sst")).problems()).isEmpty();
+    }
+
+    /**
+     * A table's version says which Bloom filter layout it holds: a version-4 table relabelled as version 2 (trailer
      * resealed) holds a filter version 2 never held, and is refused at open, naming the filter's offset.
      */
     @Test
     void aFilterOfTheLayoutTheTablesVersionDoesNotHoldIsRefused() throws IOException {
-        byte[] relabelled = Files.readAllBytes(writeFixture("v3.sst"));
+        byte[] relabelled = Files.readAllBytes(writeFixture("v4.sst"));
         int trailer = relabelled.length - PackedLayout.TRAILER;
         ByteBuffer b = ByteBuffer.wrap(relabelled);
         b.putInt(trailer + 8, 2);

@@ -295,12 +295,12 @@ class SSTableTest {
                 .satisfies(e -> assertThat(((CorruptionException) e).code()).isEqualTo(Code.BAD_MAGIC));
         ByteBuffer newer = ByteBuffer.wrap(bytes.clone());
         int trailer = bytes.length - 64;
-        newer.putInt(trailer + 8, 4);
+        newer.putInt(trailer + 8, 5);
         newer.putInt(trailer + 60, SSTableFormat.crc(newer.array(), trailer, 60));
         Path future = dir.resolve("future.sst");
         Files.write(future, newer.array());
-        assertThatThrownBy(() -> SSTableReader.open(future)).hasMessageContaining("SSTable format version 4")
-                .hasMessageContaining("reads versions 1 to 3: open the store with the release that wrote this table")
+        assertThatThrownBy(() -> SSTableReader.open(future)).hasMessageContaining("SSTable format version 5")
+                .hasMessageContaining("reads versions 1 to 4: open the store with the release that wrote this table")
                 .satisfies(e -> assertThat(((CorruptionException) e).code()).isEqualTo(Code.UNSUPPORTED_VERSION))
                 .satisfies(e -> assertThat(((CorruptionException) e).offset()).isEqualTo(trailer + 8L));
     }
