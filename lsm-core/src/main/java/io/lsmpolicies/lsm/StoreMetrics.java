@@ -112,9 +112,9 @@ public record StoreMetrics(Writes writes, Flushes flushes, Merges merges, Reads 
      * @param cachedBytes      bytes of leaf pages (with their parsed entry index) the block cache holds now
      * @param offHeapBytes     bytes of off-heap memory the block cache has taken for pages (at most its
      *                         capacity; taken as first needed and kept while the store is open)
-     * @param pinnedIndexBytes bytes of internal (index) pages the open tables hold outside the cache, each parsed
-     *                         once on first use; Bloom filters and page offsets (8 bytes per page), also held in
-     *                         memory from a table's open, are not counted here
+     * @param pinnedIndexBytes bytes of internal (index) pages the open tables hold outside the cache, off the heap,
+     *                         each parsed once on first use; Bloom filters and page offsets (8 bytes per page),
+     *                         held on the heap from a table's open, are not counted here
      */
     public record Cache(long hits, long misses, long cachedBytes, long offHeapBytes, long pinnedIndexBytes) {
     }

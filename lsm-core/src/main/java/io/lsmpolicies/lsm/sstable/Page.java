@@ -9,7 +9,7 @@ import java.nio.ByteOrder;
 import java.nio.file.Path;
 
 /**
- * A leaf or internal page whose checksum has been verified, parsed once into an entry index so that a lookup
+ * A leaf page whose checksum has been verified, parsed once into an entry index so that a lookup
  * binary-searches the entries and compares keys in place, without decoding or copying the entries it passes.
  * Parsing checks that every entry's lengths stay inside the page, so later accesses need no bounds checks of
  * their own. The page's bytes are read with absolute accesses only, and never change while the page is in use:
@@ -18,13 +18,14 @@ import java.nio.file.Path;
  * <p>The keys of one page, being sorted and close together, share a prefix (the common prefix of its first and
  * last key). The index keeps, per entry, the 8 key bytes that follow that prefix as one unsigned number (zero
  * padded): a search compares the target's prefix once, then mostly these numbers, and reads a whole key only
- * where they tie. Numbers that differ order the keys as their bytes do.
+ * where they tie. Numbers that differ order the keys as their bytes do. Internal pages, pinned by their table off the
+ * Java heap, are {@link IndexPage}s, searched the same way.
  *
  * <p>A page held in the block cache's memory ({@link PageArena}) is reference counted, since that memory is
  * reused once the page is evicted: whoever uses such a page holds a reference, taken with {@link #retain()}
  * (the cache's lookup takes it) and given back with {@link #release()} once the entries it needs are copied
  * out; the memory returns to the arena when the last reference is released. A page in memory of its own
- * (a read-ahead chunk, a pinned internal page, a page not cached) is not counted: retain and release do nothing.
+ * (a read-ahead chunk, a page not cached) is not counted: retain and release do nothing.
  */
 final class Page {
     /** Per entry: the entry's first byte, its key's first byte, its key's length. */
@@ -48,7 +49,6 @@ final class Page {
     private final int limit;
     /** Bytes of memory the page takes: its slot's size if it is in one, else its length. */
     private final int memoryBytes;
-    private final byte type;
     private final int[] index;
     /** Length of the prefix every key of the page shares (stored at the first key). */
     private final int prefixLen;
@@ -61,12 +61,10 @@ final class Page {
     @SuppressWarnings("unused") // through REFS
     private volatile int refs;
 
-    private Page(ByteBuffer bytes, int at, int length, byte type, int[] index, PageArena arena,
-                 PageArena.Slot slot) {
+    private Page(ByteBuffer bytes, int at, int length, int[] index, PageArena arena, PageArena.Slot slot) {
         this.bytes = bytes;
         this.limit = at + length - SSTableFormat.PAGE_CRC_BYTES;
         this.memoryBytes = slot == null ? length : slot.buffer().capacity();
-        this.type = type;
         this.index = index;
         this.arena = arena;
         this.slot = slot;
@@ -89,7 +87,7 @@ final class Page {
     }
 
     /** The first index below {@code length} where the bytes at {@code a} and {@code b} differ, or -1. */
-    private static int mismatch(ByteBuffer buf, int a, int b, int length) {
+    static int mismatch(ByteBuffer buf, int a, int b, int length) {
         for (int j = 0; j < length; j++) {
             if (buf.get(a + j) != buf.get(b + j)) {
                 return j;
@@ -99,7 +97,7 @@ final class Page {
     }
 
     /** The 8 bytes of the key at {@code keyAt} (of {@code keyLen} bytes) from {@code from} on, zero padded. */
-    private static long next8(ByteBuffer b, int keyAt, int keyLen, int from) {
+    static long next8(ByteBuffer b, int keyAt, int keyLen, int from) {
         if (from + 8 <= keyLen) {
             return b.getLong(keyAt + from);
         }
@@ -111,7 +109,7 @@ final class Page {
     }
 
     /** As {@link #next8(ByteBuffer, int, int, int)} for a key in an array. */
-    private static long next8(byte[] key, int from) {
+    static long next8(byte[] key, int from) {
         if (from + 8 <= key.length) {
             return (long) LONGS.get(key, from);
         }
@@ -123,25 +121,24 @@ final class Page {
     }
 
     /**
-     * Parses {@code bytes}, all of page {@code pageNo} of {@code path} (at {@code offset} in it), whose checksum the
-     * caller verified.
+     * Parses {@code bytes}, all of leaf page {@code pageNo} of {@code path} (at {@code offset} in it), whose checksum
+     * the caller verified.
      *
-     * @throws CorruptionException if its type is not {@code type} (leaf or internal) or an entry runs past the
-     *                             page
+     * @throws CorruptionException if it is not a leaf or an entry runs past the page
      */
-    static Page parse(Path path, long pageNo, long offset, byte type, byte[] bytes) throws CorruptionException {
-        return parse(path, pageNo, offset, type, ByteBuffer.wrap(bytes), 0, bytes.length, null, null);
+    static Page parse(Path path, long pageNo, long offset, byte[] bytes) throws CorruptionException {
+        return parse(path, pageNo, offset, ByteBuffer.wrap(bytes), 0, bytes.length, null, null);
     }
 
     /**
-     * As {@link #parse(Path, long, long, byte, byte[])}, for the page of {@code length} bytes read into the start of
+     * As {@link #parse(Path, long, long, byte[])}, for the leaf of {@code length} bytes read into the start of
      * {@code slot} of {@code arena} (a slot of the page size: a shorter page leaves the rest of it unused, and
      * whatever that rest holds is never read): the page holds one reference, and frees the slot when its last
      * reference is released. The caller frees the slot itself if parsing fails.
      */
-    static Page parse(Path path, long pageNo, long offset, byte type, PageArena arena, PageArena.Slot slot,
-                      int length) throws CorruptionException {
-        return parse(path, pageNo, offset, type, slot.buffer(), 0, length, arena, slot);
+    static Page parse(Path path, long pageNo, long offset, PageArena arena, PageArena.Slot slot, int length)
+            throws CorruptionException {
+        return parse(path, pageNo, offset, slot.buffer(), 0, length, arena, slot);
     }
 
     /**
@@ -164,28 +161,19 @@ final class Page {
         return count;
     }
 
-    private static Page parse(Path path, long pageNo, long offset, byte type, ByteBuffer bytes, int at, int length,
+    private static Page parse(Path path, long pageNo, long offset, ByteBuffer bytes, int at, int length,
                               PageArena arena, PageArena.Slot slot) throws CorruptionException {
-        int count = checkedCount(path, pageNo, offset, type, bytes, at, length);
+        int count = checkedCount(path, pageNo, offset, SSTableFormat.LEAF, bytes, at, length);
         int end = at + length - SSTableFormat.PAGE_CRC_BYTES;
         int[] index = new int[count * SLOTS];
         int[] pos = {at + SSTableFormat.PAGE_HEADER_BYTES};
-        String what = type == SSTableFormat.LEAF ? "leaf entry: " : "internal entry: ";
         try {
             for (int i = 0; i < count; i++) {
                 index[SLOTS * i] = pos[0];
-                long keyLen;
-                long valueLen = 0;
-                if (type == SSTableFormat.LEAF) {
-                    pos[0]++; // flags
-                    keyLen = varLong(bytes, pos, end);
-                    valueLen = varLong(bytes, pos, end);
-                    varLong(bytes, pos, end); // sequence
-                } else {
-                    keyLen = varLong(bytes, pos, end);
-                    varLong(bytes, pos, end); // sequence
-                    varLong(bytes, pos, end); // child
-                }
+                pos[0]++; // flags
+                long keyLen = varLong(bytes, pos, end);
+                long valueLen = varLong(bytes, pos, end);
+                varLong(bytes, pos, end); // sequence
                 if (keyLen < 0 || valueLen < 0 || keyLen > end - pos[0] || valueLen > end - pos[0] - keyLen) {
                     throw new IllegalArgumentException("length " + (keyLen + valueLen) + " runs past the end of the"
                             + " page");
@@ -195,9 +183,9 @@ final class Page {
                 pos[0] += (int) (keyLen + valueLen);
             }
         } catch (IllegalArgumentException e) {
-            throw new CorruptionException(path, offset, Code.BAD_LENGTH, what + e.getMessage());
+            throw new CorruptionException(path, offset, Code.BAD_LENGTH, "leaf entry: " + e.getMessage());
         }
-        return new Page(bytes, at, length, type, index, arena, slot);
+        return new Page(bytes, at, length, index, arena, slot);
     }
 
     /**
@@ -262,11 +250,15 @@ final class Page {
         return keyLen == key.length && compareKey(index[SLOTS * i + 1], keyLen, key, 0, key.length) == 0;
     }
 
-    /**
-     * Compares the page's bytes [{@code at}, {@code at + length}) with {@code key[from, to)} as unsigned byte
-     * strings, 8 bytes at a time.
-     */
     private int compareKey(int at, int length, byte[] key, int from, int to) {
+        return compareKey(bytes, at, length, key, from, to);
+    }
+
+    /**
+     * Compares {@code bytes}' [{@code at}, {@code at + length}) with {@code key[from, to)} as unsigned byte strings,
+     * 8 bytes at a time.
+     */
+    static int compareKey(ByteBuffer bytes, int at, int length, byte[] key, int from, int to) {
         int n = Math.min(length, to - from);
         int j = 0;
         for (; j + 8 <= n; j += 8) {
@@ -319,15 +311,7 @@ final class Page {
         return i < count() && compare(i, key, sequence) == 0 ? i : Math.max(0, i - 1);
     }
 
-    /** Internal page: the child page entry {@code i} points to. */
-    long child(int i) {
-        int[] at = {index[SLOTS * i]};
-        varLong(bytes, at, limit);
-        varLong(bytes, at, limit);
-        return varLong(bytes, at, limit);
-    }
-
-    /** Leaf page: entry {@code i}, key and value copied out. */
+    /** Entry {@code i}, key and value copied out. */
     Entry entry(int i) {
         int start = index[SLOTS * i];
         int keyAt = index[SLOTS * i + 1];
@@ -345,11 +329,8 @@ final class Page {
     }
 
     private long sequence(int i) {
-        int[] at = {index[SLOTS * i]};
-        if (type == SSTableFormat.LEAF) {
-            at[0]++;
-            varLong(bytes, at, limit);
-        }
+        int[] at = {index[SLOTS * i] + 1}; // past the flags
+        varLong(bytes, at, limit);
         varLong(bytes, at, limit);
         return varLong(bytes, at, limit);
     }

@@ -23,11 +23,11 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
  * straddle two leaves); a scan walks the leaves in order. Every page is checked against its checksum when read: damage
  * is a {@link CorruptionException} naming the file and the page's offset, never a wrong answer.
  *
- * <p>Internal (index) pages are pinned: each is read and parsed once, then held by the reader for its
- * lifetime, as the Bloom filter and the page offsets are ({@link #pinnedBytes} counts the internal pages). Leaf
- * pages go through the shared {@link BlockCache}.
- * A lookup binary-searches each page's parsed entry index ({@link Page}) and copies out only the entry it
- * returns. Thread-safe: reads use positional I/O.
+ * <p>Internal (index) pages are pinned: each is read and parsed once, into memory off the Java heap
+ * ({@link IndexPage}), then held by the reader for its lifetime, as the Bloom filter and the page offsets are
+ * ({@link #pinnedBytes} counts the internal pages). Leaf pages go through the shared {@link BlockCache}.
+ * A lookup binary-searches each page's parsed entry index ({@link IndexPage}, {@link Page}) and copies out only the
+ * entry it returns. Thread-safe: reads use positional I/O.
  */
 public final class SSTableReader implements Closeable {
     private final Path path;
@@ -40,7 +40,9 @@ public final class SSTableReader implements Closeable {
     /** Where each page lies (read from the offsets block at open, in versions 2 to 4). */
     private final PageOffsets offsets;
     /** Internal pages, leafPages .. leafPages + length - 1, parsed on first use and then kept. */
-    private final AtomicReferenceArray<Page> internal;
+    private final AtomicReferenceArray<IndexPage> internal;
+    /** The off-heap memory of {@link #internal}'s pages. */
+    private final IndexMemory indexMemory;
     private final AtomicLong pinnedBytes;
     private final BloomFilter bloom;
     private final SSTableMetadata metadata;
@@ -71,6 +73,7 @@ public final class SSTableReader implements Closeable {
         leafPages = t.leafPages();
         offsets = PageOffsets.of(path, t, read(t.offsetsAt(), (int) t.offsetsBytes()).array());
         internal = new AtomicReferenceArray<>((int) (t.bloomStart() - leafPages));
+        indexMemory = new IndexMemory();
         try {
             bloom = BloomFilter.decode(readBlob(t.bloomStart(), t.bloomBytes()));
         } catch (IllegalArgumentException e) {
@@ -106,6 +109,7 @@ public final class SSTableReader implements Closeable {
         this.leafPages = open.leafPages;
         this.offsets = open.offsets;
         this.internal = open.internal;
+        this.indexMemory = open.indexMemory;
         this.pinnedBytes = open.pinnedBytes;
         this.bloom = open.bloom;
         this.metadata = open.metadata;
@@ -303,7 +307,7 @@ public final class SSTableReader implements Closeable {
     private long leafFor(byte[] key, long sequence) throws IOException {
         long pageNo = root;
         for (int level = height; level > 1; level--) {
-            Page page = internalPage(pageNo);
+            IndexPage page = internalPage(pageNo);
             if (page.count() == 0) {
                 throw new CorruptionException(path, offsets.offset(pageNo), Code.BAD_LENGTH,
                         "internal page " + pageNo + " has no children");
@@ -510,7 +514,7 @@ public final class SSTableReader implements Closeable {
         checkExists(pageNo);
         PageArena.Slot slot = cache.allocate(pageSize);
         if (slot == null) { // no caching, or no room: memory of its own, not cached
-            return Page.parse(path, pageNo, offsets.offset(pageNo), SSTableFormat.LEAF, readVerified(pageNo));
+            return Page.parse(path, pageNo, offsets.offset(pageNo), readVerified(pageNo));
         }
         try {
             int length = offsets.length(pageNo);
@@ -518,7 +522,7 @@ public final class SSTableReader implements Closeable {
             readFully(b, offsets.offset(pageNo));
             pagesRead.incrementAndGet();
             verifyChecksum(pageNo, b, length);
-            page = Page.parse(path, pageNo, offsets.offset(pageNo), SSTableFormat.LEAF, cache.arena(), slot, length);
+            page = Page.parse(path, pageNo, offsets.offset(pageNo), cache.arena(), slot, length);
         } catch (IOException | RuntimeException e) {
             cache.free(slot);
             throw e;
@@ -528,16 +532,16 @@ public final class SSTableReader implements Closeable {
     }
 
     /** Internal page {@code pageNo}, pinned: read, checked and parsed on first use, then kept. */
-    private Page internalPage(long pageNo) throws IOException {
+    private IndexPage internalPage(long pageNo) throws IOException {
         long slot = pageNo - leafPages;
         if (slot < 0 || slot >= internal.length()) {
             throw new CorruptionException(path, offsets.offset(Math.max(0, Math.min(pageNo, offsets.pages()))),
                     Code.BAD_LENGTH, "page " + pageNo + " is not an internal page (those are " + leafPages + " .. "
                     + (leafPages + internal.length() - 1) + ")");
         }
-        Page page = internal.get((int) slot);
+        IndexPage page = internal.get((int) slot);
         if (page == null) {
-            page = Page.parse(path, pageNo, offsets.offset(pageNo), SSTableFormat.INTERNAL, readVerified(pageNo));
+            page = IndexPage.parse(path, pageNo, offsets.offset(pageNo), readVerified(pageNo), indexMemory);
             if (internal.compareAndSet((int) slot, null, page)) {
                 pinnedBytes.addAndGet(page.weight());
             } else {

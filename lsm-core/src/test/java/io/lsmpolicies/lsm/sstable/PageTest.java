@@ -39,7 +39,7 @@ class PageTest {
 
     @Test
     void binarySearchFollowsTheInternalOrderKeyAscendingSequenceDescending() throws CorruptionException {
-        Page p = Page.parse(FILE, 0, 0, SSTableFormat.LEAF, leaf("a", 5L, "b", 9L, "b", 4L, "b", 2L, "d", 1L));
+        Page p = Page.parse(FILE, 0, 0, leaf("a", 5L, "b", 9L, "b", 4L, "b", 2L, "d", 1L));
         assertThat(p.count()).isEqualTo(5);
         assertThat(p.lowerBound(k("b"), Long.MAX_VALUE)).as("newest b").isEqualTo(1);
         assertThat(p.lowerBound(k("b"), 4)).as("b at snapshot 4").isEqualTo(2);
@@ -85,7 +85,7 @@ class PageTest {
                 literal[2 * i] = entries.get(i).key();
                 literal[2 * i + 1] = entries.get(i).sequence();
             }
-            Page p = Page.parse(FILE, 0, 0, SSTableFormat.LEAF, leaf(4096, literal));
+            Page p = Page.parse(FILE, 0, 0, leaf(4096, literal));
             for (int t = 0; t < 50; t++) {
                 byte[] target = t % 2 == 0 ? entries.get(random.nextInt(entries.size())).key()
                         : Arrays.copyOf(shared, random.nextInt(shared.length + 12));
@@ -106,7 +106,7 @@ class PageTest {
 
     @Test
     void keysCompareAsUnsignedBytes() throws CorruptionException {
-        Page p = Page.parse(FILE, 0, 0, SSTableFormat.LEAF, leaf("a", 1L, "\u00ff", 1L));
+        Page p = Page.parse(FILE, 0, 0, leaf("a", 1L, "\u00ff", 1L));
         assertThat(p.lowerBound(new byte[] {(byte) 0x80}, 1)).isEqualTo(1);
     }
 
@@ -116,22 +116,24 @@ class PageTest {
         for (int i = 2; i < 13; i++) { // the first entry's value length: a varint longer than 10 bytes
             bytes[SSTableFormat.PAGE_HEADER_BYTES + i] = (byte) 0xFF;
         }
-        assertThatThrownBy(() -> Page.parse(FILE, 3, 0, SSTableFormat.LEAF, bytes))
+        assertThatThrownBy(() -> Page.parse(FILE, 3, 0, bytes))
                 .isInstanceOf(CorruptionException.class).hasMessageContaining("leaf entry")
                 .hasMessageContaining("t.sst");
         byte[] past = leaf("a", 5L); // key length 496: with the value, past the page's end
         ByteBuffer.wrap(past).position(SSTableFormat.PAGE_HEADER_BYTES + 1).put((byte) 0xF0).put((byte) 0x03);
-        assertThatThrownBy(() -> Page.parse(FILE, 0, 0, SSTableFormat.LEAF, past))
+        assertThatThrownBy(() -> Page.parse(FILE, 0, 0, past))
                 .isInstanceOf(CorruptionException.class).hasMessageContaining("runs past the end of the page");
     }
 
     @Test
     void aPageOfTheWrongTypeOrAnImpossibleCountIsCorruption() {
-        assertThatThrownBy(() -> Page.parse(FILE, 2, 0, SSTableFormat.INTERNAL, leaf("a", 1L)))
-                .isInstanceOf(CorruptionException.class).hasMessageContaining("page 2 has type 1, expected 2");
+        byte[] internal = leaf("a", 1L);
+        internal[0] = SSTableFormat.INTERNAL;
+        assertThatThrownBy(() -> Page.parse(FILE, 2, 0, internal))
+                .isInstanceOf(CorruptionException.class).hasMessageContaining("page 2 has type 2, expected 1");
         byte[] bytes = leaf("a", 1L);
         ByteBuffer.wrap(bytes).putInt(1, 1000);
-        assertThatThrownBy(() -> Page.parse(FILE, 0, 0, SSTableFormat.LEAF, bytes))
+        assertThatThrownBy(() -> Page.parse(FILE, 0, 0, bytes))
                 .isInstanceOf(CorruptionException.class).hasMessageContaining("claims 1000 entries");
     }
 }
