@@ -10,14 +10,15 @@ import java.nio.file.Path;
  * directory of its entries, all in one buffer of the table's {@link IndexMemory} (off the Java heap), so that a
  * read process's pinned index is neither copied nor scanned by the garbage collector. A lookup binary-searches
  * the directory, each entry of which is the 8 key bytes after the prefix every key of the page shares (as
- * {@link Page} keeps them), the entry's offset and its child's page number ({@value #DIRECTORY_ENTRY_BYTES} bytes),
- * and reads a whole key from the page only where those 8 bytes tie. Parsing checks every entry's lengths and
- * child, so later accesses need no checks of their own. The buffer never changes after parsing: safe to share
- * between threads and between the readers of one table.
+ * {@link Page} keeps them) and the entry's offset ({@value #DIRECTORY_ENTRY_BYTES} bytes), reads a whole key from
+ * the page only where those 8 bytes tie, and decodes the child's page number of the one entry it descends to.
+ * Parsing checks every entry's lengths, so later accesses need no checks of their own (the reader checks the child
+ * it descends to). The buffer never changes after parsing: safe to share between threads and between the readers
+ * of one table.
  */
 final class IndexPage {
-    /** Per entry: the 8 key bytes after the shared prefix, the entry's offset (u32), the child page (u32). */
-    static final int DIRECTORY_ENTRY_BYTES = 16;
+    /** Per entry: the 8 key bytes after the shared prefix, the entry's offset. */
+    static final int DIRECTORY_ENTRY_BYTES = 12;
     /** Bytes charged per page beyond its buffer (the page's and the buffer's objects). */
     private static final int OVERHEAD_BYTES = 96;
 
@@ -45,8 +46,7 @@ final class IndexPage {
      * Parses {@code bytes}, all of internal page {@code pageNo} of {@code path} (at {@code offset} in it), whose
      * checksum the caller verified, into a buffer of {@code memory}.
      *
-     * @throws CorruptionException if it is not an internal page, an entry runs past the page, or a child's page
-     *                             number is past what the format allows
+     * @throws CorruptionException if it is not an internal page or an entry runs past the page
      */
     static IndexPage parse(Path path, long pageNo, long offset, byte[] bytes, IndexMemory memory)
             throws CorruptionException {
@@ -63,13 +63,9 @@ final class IndexPage {
             for (int i = 0; i < count; i++) {
                 long keyLen = Page.varLong(page, at, end);
                 Page.varLong(page, at, end); // sequence
-                long child = Page.varLong(page, at, end);
+                Page.varLong(page, at, end); // child, checked by the descent that follows it
                 if (keyLen < 0 || keyLen > end - at[0]) {
                     throw new IllegalArgumentException("length " + keyLen + " runs past the end of the page");
-                }
-                if (child < 0 || child > SSTableTrailer.MAX_PAGES) {
-                    throw new IllegalArgumentException("child page " + child + " is past the format's "
-                            + SSTableTrailer.MAX_PAGES);
                 }
                 if (i == 0) {
                     firstAt = at[0];
@@ -94,11 +90,10 @@ final class IndexPage {
             int entryAt = at[0];
             int keyLen = (int) Page.varLong(page, at, end);
             Page.varLong(page, at, end);
-            long child = Page.varLong(page, at, end);
+            Page.varLong(page, at, end);
             int d = directory + DIRECTORY_ENTRY_BYTES * i;
             out.putLong(d, Page.next8(page, at[0], keyLen, prefixLen));
             out.putInt(d + 8, entryAt);
-            out.putInt(d + 12, (int) child);
             at[0] += keyLen;
         }
         return new IndexPage(out, directory, count, end, firstAt, prefixLen);
@@ -115,7 +110,10 @@ final class IndexPage {
 
     /** The child page entry {@code i} points to. */
     long child(int i) {
-        return Integer.toUnsignedLong(memory.getInt(directory + DIRECTORY_ENTRY_BYTES * i + 12));
+        int[] at = {memory.getInt(directory + DIRECTORY_ENTRY_BYTES * i + 8)};
+        Page.varLong(memory, at, limit); // key length
+        Page.varLong(memory, at, limit); // sequence
+        return Page.varLong(memory, at, limit);
     }
 
     /** The last entry at or before ({@code key}, {@code sequence}), or 0 if every entry is after it. */
