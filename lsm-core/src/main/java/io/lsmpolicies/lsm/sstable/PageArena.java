@@ -3,9 +3,7 @@ package io.lsmpolicies.lsm.sstable;
 import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The block cache's memory: direct (off-heap) buffers, so cached pages are neither scanned nor copied by the
@@ -24,8 +22,9 @@ final class PageArena {
     private final int blockBytes;
     private final int maxBlocks;
     private final List<Block> blocks = new ArrayList<>();
-    /** Free slots by page size. */
-    private final Map<Integer, ArrayDeque<Slot>> free = new HashMap<>();
+    /** Free slots by page size: those of 2^n bytes at index n (page sizes are powers of two). */
+    @SuppressWarnings("unchecked")
+    private final ArrayDeque<Slot>[] free = new ArrayDeque[Integer.SIZE];
 
     /** A region of the arena holding one page while the page is in use or cached. */
     static final class Slot {
@@ -69,7 +68,7 @@ final class PageArena {
 
     /** A free slot of {@code pageSize} bytes (a power of two), or {@code null} if none can be had. */
     synchronized Slot allocate(int pageSize) {
-        ArrayDeque<Slot> slots = free.computeIfAbsent(pageSize, s -> new ArrayDeque<>());
+        ArrayDeque<Slot> slots = freeOf(pageSize);
         if (slots.isEmpty() && !carve(pageSize, slots)) {
             return null;
         }
@@ -81,7 +80,18 @@ final class PageArena {
     /** Returns {@code slot} (whose page nobody uses any more) to the arena. */
     synchronized void free(Slot slot) {
         slot.block.used--;
-        free.get(slot.block.slotBytes).push(slot);
+        freeOf(slot.block.slotBytes).push(slot);
+    }
+
+    /** The free slots of {@code pageSize} bytes (a power of two). */
+    private ArrayDeque<Slot> freeOf(int pageSize) {
+        int n = Integer.numberOfTrailingZeros(pageSize);
+        ArrayDeque<Slot> slots = free[n];
+        if (slots == null) {
+            slots = new ArrayDeque<>();
+            free[n] = slots;
+        }
+        return slots;
     }
 
     /** Cuts a new block, or an unused one of another page size, into slots of {@code pageSize}. */
@@ -101,7 +111,7 @@ final class PageArena {
             for (Block b : blocks) {
                 if (b.used == 0 && b.slotBytes != pageSize) {
                     block = b;
-                    free.get(b.slotBytes).removeIf(s -> s.block == b);
+                    freeOf(b.slotBytes).removeIf(s -> s.block == b);
                     break;
                 }
             }
