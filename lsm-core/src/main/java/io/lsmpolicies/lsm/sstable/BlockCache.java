@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * The leaf pages of all open SSTables, shared and bounded in bytes (Caffeine, W-TinyLFU eviction), each with
  * its parsed entry index ({@link Page}). A page enters the cache only after its checksum has been verified, and
  * is never modified afterwards. Internal (index) pages are not cached here: each reader pins its own, as the
- * Bloom filter is pinned. Thread-safe.
+ * Bloom filter is pinned, in memory of a second arena the cache keeps for them ({@link #indexArena()}). Thread-safe.
  *
  * <p>The pages' bytes live off the heap, in the cache's {@link PageArena} of {@code capacityBytes} (in whole
  * blocks of 1 MiB, or one block of the whole capacity if it is smaller): a page
@@ -34,6 +34,8 @@ public final class BlockCache {
 
     private final Cache<PageKey, Page> pages;
     private final PageArena arena;
+    /** The off-heap memory of the readers' pinned internal pages ({@link IndexMemory}), not bounded by the cache. */
+    private final PageArena indexArena = new PageArena(Long.MAX_VALUE);
     private final AtomicLong nextFileId = new AtomicLong();
     private final long capacityBytes;
 
@@ -125,6 +127,20 @@ public final class BlockCache {
     /** The arena that {@link #allocate} takes slots from, for {@link Page#parse} (null if caching is off). */
     PageArena arena() {
         return arena;
+    }
+
+    /**
+     * The arena the pinned internal pages of the readers using this cache take their chunks from: direct memory
+     * outside the cache's capacity, taken in blocks of 1 MiB as first needed and kept while the cache lives, so
+     * that it holds the most the open tables have pinned at once.
+     */
+    PageArena indexArena() {
+        return indexArena;
+    }
+
+    /** {@return the bytes of off-heap memory taken so far for the readers' pinned internal pages} */
+    public long indexReservedBytes() {
+        return indexArena.reservedBytes();
     }
 
     /** Gives back a slot from {@link #allocate} that holds no parsed page (the read or the check failed). */

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 
@@ -41,8 +42,9 @@ public final class SSTableReader implements Closeable {
     private final PageOffsets offsets;
     /** Internal pages, leafPages .. leafPages + length - 1, parsed on first use and then kept. */
     private final AtomicReferenceArray<IndexPage> internal;
-    /** The off-heap memory of {@link #internal}'s pages. */
+    /** The off-heap memory of {@link #internal}'s pages, shared with the other readers of the table. */
     private final IndexMemory indexMemory;
+    private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicLong pinnedBytes;
     private final BloomFilter bloom;
     private final SSTableMetadata metadata;
@@ -73,7 +75,7 @@ public final class SSTableReader implements Closeable {
         leafPages = t.leafPages();
         offsets = PageOffsets.of(path, t, read(t.offsetsAt(), (int) t.offsetsBytes()).array());
         internal = new AtomicReferenceArray<>((int) (t.bloomStart() - leafPages));
-        indexMemory = new IndexMemory();
+        indexMemory = new IndexMemory(cache.indexArena(), pageSize);
         try {
             bloom = BloomFilter.decode(readBlob(t.bloomStart(), t.bloomBytes()));
         } catch (IllegalArgumentException e) {
@@ -109,7 +111,11 @@ public final class SSTableReader implements Closeable {
         this.leafPages = open.leafPages;
         this.offsets = open.offsets;
         this.internal = open.internal;
+        if (open.closed.get()) {
+            throw new IllegalStateException("SSTable reader of " + open.path + " is closed");
+        }
         this.indexMemory = open.indexMemory;
+        indexMemory.retain();
         this.pinnedBytes = open.pinnedBytes;
         this.bloom = open.bloom;
         this.metadata = open.metadata;
@@ -305,6 +311,9 @@ public final class SSTableReader implements Closeable {
      * entry at or after it is in that leaf or is the next leaf's first ({@link SSTableFormat}).
      */
     private long leafFor(byte[] key, long sequence) throws IOException {
+        if (closed.get()) {
+            throw new IllegalStateException("SSTable reader of " + path + " is closed");
+        }
         long pageNo = root;
         for (int level = height; level > 1; level--) {
             IndexPage page = internalPage(pageNo);
@@ -662,6 +671,9 @@ public final class SSTableReader implements Closeable {
 
     @Override
     public void close() throws IOException {
+        if (closed.compareAndSet(false, true)) {
+            indexMemory.release(); // the last of the table's readers gives its pinned pages' memory back
+        }
         cache.invalidateFile(fileId);
         channel.close();
     }

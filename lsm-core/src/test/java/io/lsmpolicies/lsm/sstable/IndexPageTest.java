@@ -45,7 +45,7 @@ class IndexPageTest {
     @Test
     void theLastChildAtOrBeforeTheTarget() throws CorruptionException {
         IndexPage p = IndexPage.parse(FILE, 7, 0, internal(512, "user1", 9L, "user3", 8L, "user3", 2L, "user35", 0L),
-                new IndexMemory());
+                new IndexMemory(new PageArena(1 << 20), 4096));
         assertThat(p.count()).isEqualTo(4);
         assertThat(p.child(p.floor(k("user0"), 5))).as("before every separator: the first").isEqualTo(100);
         assertThat(p.child(p.floor(k("user2"), 5))).isEqualTo(100);
@@ -82,7 +82,7 @@ class IndexPageTest {
                 literal[2 * i] = entries.get(i).key();
                 literal[2 * i + 1] = entries.get(i).sequence();
             }
-            IndexPage p = IndexPage.parse(FILE, 0, 0, internal(4096, literal), new IndexMemory());
+            IndexPage p = IndexPage.parse(FILE, 0, 0, internal(4096, literal), new IndexMemory(new PageArena(1 << 20), 4096));
             for (int t = 0; t < 50; t++) {
                 byte[] target = t % 2 == 0 ? entries.get(random.nextInt(entries.size())).key()
                         : Arrays.copyOf(shared, random.nextInt(shared.length + 12));
@@ -107,12 +107,12 @@ class IndexPageTest {
     void entriesPastThePageOrAPageOfAnotherTypeAreCorruption() {
         byte[] past = internal(512, "a", 1L, "b", 2L);
         past[SSTableFormat.PAGE_HEADER_BYTES] = 100; // the first key's length, past the page's end
-        assertThatThrownBy(() -> IndexPage.parse(FILE, 3, 0, past, new IndexMemory()))
+        assertThatThrownBy(() -> IndexPage.parse(FILE, 3, 0, past, new IndexMemory(new PageArena(1 << 20), 4096)))
                 .isInstanceOf(CorruptionException.class).hasMessageContaining("internal entry")
                 .hasMessageContaining("runs past the end of the page").hasMessageContaining("t.sst");
         byte[] leaf = internal(512, "a", 1L);
         leaf[0] = SSTableFormat.LEAF;
-        assertThatThrownBy(() -> IndexPage.parse(FILE, 2, 0, leaf, new IndexMemory()))
+        assertThatThrownBy(() -> IndexPage.parse(FILE, 2, 0, leaf, new IndexMemory(new PageArena(1 << 20), 4096)))
                 .isInstanceOf(CorruptionException.class).hasMessageContaining("page 2 has type 1, expected 2");
     }
 
@@ -129,7 +129,7 @@ class IndexPageTest {
             literal[2 * i + 1] = 1_000_000L + i;
         }
         byte[] page = internal(8192, literal);
-        IndexMemory memory = new IndexMemory();
+        IndexMemory memory = new IndexMemory(new PageArena(Long.MAX_VALUE), 4096);
         com.sun.management.ThreadMXBean threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
         IndexPage[] pinned = new IndexPage[2000];
         pinned[0] = IndexPage.parse(FILE, 0, 0, page, memory); // class loading and the first chunk
