@@ -34,7 +34,7 @@ import java.util.zip.CRC32C;
  * with no gap from offset 0, so page n starts where page n-1 ends.
  * offsets := length u32 * pages                           -- each page's length in bytes, in page order, in
  *                                                          [PAGE_HEADER_BYTES + PAGE_CRC_BYTES, pageSize]
- * trailer := magic u64 ("LSMSST\n\x1a") | version u32 (2, 3 or 4) | pageSize u32 | height u32 | root u32 | leafPages u32
+ * trailer := magic u64 ("LSMSST\n\x1a") | version u32 (2 to 4) | pageSize u32 | height u32 | root u32 | leafPages u32
  *            | bloomStart u32 | bloomBytes u32 | metaStart u32 | metaBytes u32 | pages u32 | offsetsAt u64
  *            | offsetsCrc u32 | crc u32                   -- 64 bytes at the very end; offsetsAt = the sum of the
  *                                                          lengths (where the pages end and the offsets begin),

@@ -14,11 +14,11 @@ import java.util.List;
  * Checks an SSTable completely, beyond what reads check on the pages they touch: the page offsets (opening the table
  * checks them: each page's length between the shortest page and the page size, the lengths adding up to where the
  * trailer says the pages end, the block's checksum), every page's checksum and type (leaves, then internal pages, then
- * blob pages, as the format lays them out; pages no read reaches are checked too), that a packed page (versions 2 to
- * 4) ends where its contents do, key order inside and across leaves, that every separator separates (version 4: after
- * every entry of the children before it within its page, and at or before its child's first entry; versions 1 to 3:
- * its child's first entry) and that the internal levels reach every leaf exactly once in order, that the Bloom filter admits every key, and that
- * the metadata matches the contents. The basis of {@code bin/lsm verify}.
+ * blob pages, as the format lays them out; pages no read reaches are checked too), that a packed page (versions 2 to 4)
+ * ends where its contents do, key order inside and across leaves, that every separator separates (version 4: after
+ * every entry of the children before it within its page, and at or before its child's first entry; versions 1 to 3: its
+ * child's first entry) and that the internal levels reach every leaf exactly once in order, that the Bloom filter
+ * admits every key, and that the metadata matches the contents. The basis of {@code bin/lsm verify}.
  */
 public final class SSTableVerifier {
     private SSTableVerifier() {

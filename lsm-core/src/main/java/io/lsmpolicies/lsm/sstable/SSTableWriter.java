@@ -15,21 +15,20 @@ import java.util.concurrent.Future;
 import java.util.zip.CRC32C;
 
 /**
- * Bulk-loads an SSTable (see {@link SSTableFormat}; version 4: packed pages, a blocked Bloom filter, short
- * separators) from entries given in internal order: leaves are written as they fill, then the internal levels
- * bottom-up from the separator of each page below ({@link Separators}), then the Bloom filter and metadata blocks, then the page offsets and the trailer, and the file is forced
- * to the device. Each page is written with only the bytes it uses (header, entries, checksum), right after the one
- * before it. Pages are encoded in place, one after another, in a group of {@value #WRITE_BUFFER_BYTES} bytes; a full
- * group's checksums are computed and the group written by a background thread while the caller fills the next group
- * (two buffers in turn), so a merge's or flush's checksums and writes overlap its reading and merging; a failed
- * write is thrown by the next call that hands over a group, or by {@link #finish}. Every {@value #SYNC_EVERY_BYTES}
- * bytes written, a {@link BackgroundSync} forces what is written so far to the device while the writes go on, so
- * the device writes a large table while it is built, and the force in {@link #finish} waits only for the rest
- * (without it the page cache would hold the whole table until that force: a merge's thread then waits for all of
- * its output at once). A failed force is thrown like a failed write. Memory: the two buffers, one separator per
- * page of the level being built, and 4 bytes per page written (the page lengths, for the offsets block), the last
- * two in chunks that are never copied.
- * Not thread-safe (one caller at a time).
+ * Bulk-loads an SSTable (see {@link SSTableFormat}; version 4: packed pages, a blocked Bloom filter, short separators)
+ * from entries given in internal order: leaves are written as they fill, then the internal levels bottom-up from the
+ * separator of each page below ({@link Separators}), then the Bloom filter and metadata blocks, then the page offsets
+ * and the trailer, and the file is forced to the device. Each page is written with only the bytes it uses (header,
+ * entries, checksum), right after the one before it. Pages are encoded in place, one after another, in a group of
+ * {@value #WRITE_BUFFER_BYTES} bytes; a full group's checksums are computed and the group written by a background
+ * thread while the caller fills the next group (two buffers in turn), so a merge's or flush's checksums and writes
+ * overlap its reading and merging; a failed write is thrown by the next call that hands over a group, or by {@link
+ * #finish}. Every {@value #SYNC_EVERY_BYTES} bytes written, a {@link BackgroundSync} forces what is written so far to
+ * the device while the writes go on, so the device writes a large table while it is built, and the force in {@link
+ * #finish} waits only for the rest (without it the page cache would hold the whole table until that force: a merge's
+ * thread then waits for all of its output at once). A failed force is thrown like a failed write. Memory: the two
+ * buffers, one separator per page of the level being built, and 4 bytes per page written (the page lengths, for the
+ * offsets block), the last two in chunks that are never copied. Not thread-safe (one caller at a time).
  */
 public final class SSTableWriter implements Closeable {
     private final Path path;
@@ -244,8 +243,8 @@ public final class SSTableWriter implements Closeable {
      * What a table of {@code entries} (in internal order) would be, without writing it.
      *
      * @param fileBytes the file's size: leaf pages by the same packing the writer uses, plus an estimate of the
-     *                  internal pages (one separator per leaf, shortened as the writer does), the Bloom filter, the metadata, the page offsets
-     *                  and the trailer; exact for the leaves, which dominate
+     *                  internal pages (one separator per leaf, shortened as the writer does), the Bloom filter, the
+     *                  metadata, the page offsets and the trailer; exact for the leaves, which dominate
      * @param dataBytes the entries' key and value bytes
      */
     public record Estimate(long fileBytes, long dataBytes) {

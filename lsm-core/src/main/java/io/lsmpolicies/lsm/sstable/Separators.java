@@ -6,19 +6,19 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The separators of one level of a table being written, in order: for each page of the level below, a separator and
- * its page number, which the writer turns into the internal pages above it once the level is complete. A leaf's
- * separator is the shortest key above every key of the leaves before it and at most its own first key
- * ({@link #shortestLength}, with sequence number 0), or that first key and its sequence number where no shorter one
- * is (the same key continues from the leaf before, or the key before is its first key less one byte); an internal
- * page's is its first child's. They are kept one after another, each already encoded as the internal-page
- * entry it becomes (the key's length, the sequence and the page as varints, then the key), so the writer copies it
- * as it is: at most about 30 bytes each for 23-byte keys (about 17 once shortened, for random keys), where an object
- * per separator took about 76 (a merge's output of 5 million 1 KB entries has some 1.7 million leaf pages). They lie in chunks that are never copied, the
- * first 1 KiB, each next one twice the last up to {@value #MAX_CHUNK_BYTES} bytes (a larger entry takes a chunk of
- * its own size), so that the level's separators cost what they hold and no more: one growing array held, at each
- * growth, the old and the new copy at once, two and a half times the separators, at the moment a merge's memory
- * peaks. Not thread-safe.
+ * The separators of one level of a table being written, in order: for each page of the level below, a separator and its
+ * page number, which the writer turns into the internal pages above it once the level is complete. A leaf's separator
+ * is the shortest key above every key of the leaves before it and at most its own first key ({@link #shortestLength},
+ * with sequence number 0), or that first key and its sequence number where no shorter one is (the same key continues
+ * from the leaf before, or the key before is its first key less one byte); an internal page's is its first child's.
+ * They are kept one after another, each already encoded as the internal-page entry it becomes (the key's length, the
+ * sequence and the page as varints, then the key), so the writer copies it as it is: at most about 30 bytes each for
+ * 23-byte keys (about 17 once shortened, for random keys), where an object per separator took about 76 (a merge's
+ * output of 5 million 1 KB entries has some 1.7 million leaf pages). They lie in chunks that are never copied, the
+ * first 1 KiB, each next one twice the last up to {@value #MAX_CHUNK_BYTES} bytes (a larger entry takes a chunk of its
+ * own size), so that the level's separators cost what they hold and no more: one growing array held, at each growth,
+ * the old and the new copy at once, two and a half times the separators, at the moment a merge's memory peaks. Not
+ * thread-safe.
  */
 final class Separators {
     /** The largest chunk: below half a 1 MiB G1 region, so that no chunk is a humongous object. */
