@@ -8,9 +8,7 @@ import java.lang.management.ManagementFactory;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
@@ -61,34 +59,13 @@ class IndexPageTest {
     @Test
     void searchAgreesWithALinearScanOnKeysWithSharedPrefixesAndZeroBytes() throws CorruptionException {
         SplittableRandom random = new SplittableRandom(13);
-        byte[] alphabet = {0, 1, 'a', (byte) 0x80, (byte) 0xFF};
         for (int round = 0; round < 300; round++) {
-            byte[] shared = new byte[random.nextInt(12)];
-            for (int j = 0; j < shared.length; j++) {
-                shared[j] = alphabet[random.nextInt(alphabet.length)];
-            }
-            List<Entry> entries = new ArrayList<>();
-            for (int i = 0, n = 1 + random.nextInt(60); i < n; i++) {
-                byte[] key = Arrays.copyOf(shared, shared.length + random.nextInt(11));
-                for (int j = shared.length; j < key.length; j++) {
-                    key[j] = alphabet[random.nextInt(alphabet.length)];
-                }
-                entries.add(Entry.put(key, random.nextInt(4), new byte[0]));
-            }
-            entries.sort(Entry.ORDER);
-            entries = new ArrayList<>(new LinkedHashSet<>(entries));
-            Object[] literal = new Object[2 * entries.size()];
-            for (int i = 0; i < entries.size(); i++) {
-                literal[2 * i] = entries.get(i).key();
-                literal[2 * i + 1] = entries.get(i).sequence();
-            }
-            IndexPage p = IndexPage.parse(FILE, 0, 0, internal(4096, literal), new IndexMemory(new PageArena(1 << 20), 4096));
+            RandomPage page = RandomPage.of(random, 60, 0);
+            List<Entry> entries = page.entries();
+            IndexPage p = IndexPage.parse(FILE, 0, 0, internal(4096, page.literal()),
+                    new IndexMemory(new PageArena(1 << 20), 4096));
             for (int t = 0; t < 50; t++) {
-                byte[] target = t % 2 == 0 ? entries.get(random.nextInt(entries.size())).key()
-                        : Arrays.copyOf(shared, random.nextInt(shared.length + 12));
-                for (int j = shared.length; j < target.length && t % 2 == 1; j++) {
-                    target[j] = alphabet[random.nextInt(alphabet.length)];
-                }
+                byte[] target = page.target(random, t);
                 long seq = random.nextInt(5);
                 int last = 0;
                 for (int i = 0; i < entries.size(); i++) {

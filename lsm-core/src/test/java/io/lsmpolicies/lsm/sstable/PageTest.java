@@ -63,35 +63,12 @@ class PageTest {
     @Test
     void searchAgreesWithALinearScanOnKeysWithSharedPrefixesAndZeroBytes() throws CorruptionException {
         java.util.SplittableRandom random = new java.util.SplittableRandom(11);
-        byte[] alphabet = {0, 1, 'a', (byte) 0x80, (byte) 0xFF};
         for (int round = 0; round < 300; round++) {
-            byte[] shared = new byte[random.nextInt(12)];
-            for (int j = 0; j < shared.length; j++) {
-                shared[j] = alphabet[random.nextInt(alphabet.length)];
-            }
-            java.util.List<Entry> entries = new java.util.ArrayList<>();
-            int n = 1 + random.nextInt(40);
-            for (int i = 0; i < n; i++) {
-                byte[] key = Arrays.copyOf(shared, shared.length + random.nextInt(11));
-                for (int j = shared.length; j < key.length; j++) {
-                    key[j] = alphabet[random.nextInt(alphabet.length)];
-                }
-                entries.add(Entry.put(key, random.nextInt(4), new byte[3]));
-            }
-            entries.sort(Entry.ORDER);
-            entries = new java.util.ArrayList<>(new java.util.LinkedHashSet<>(entries));
-            Object[] literal = new Object[2 * entries.size()];
-            for (int i = 0; i < entries.size(); i++) {
-                literal[2 * i] = entries.get(i).key();
-                literal[2 * i + 1] = entries.get(i).sequence();
-            }
-            Page p = Page.parse(FILE, 0, 0, leaf(4096, literal));
+            RandomPage page = RandomPage.of(random, 40, 3);
+            java.util.List<Entry> entries = page.entries();
+            Page p = Page.parse(FILE, 0, 0, leaf(4096, page.literal()));
             for (int t = 0; t < 50; t++) {
-                byte[] target = t % 2 == 0 ? entries.get(random.nextInt(entries.size())).key()
-                        : Arrays.copyOf(shared, random.nextInt(shared.length + 12));
-                for (int j = shared.length; j < target.length && t % 2 == 1; j++) {
-                    target[j] = alphabet[random.nextInt(alphabet.length)];
-                }
+                byte[] target = page.target(random, t);
                 long seq = random.nextInt(5);
                 int expected = 0;
                 while (expected < entries.size()
