@@ -131,6 +131,15 @@ final class Page {
     }
 
     /**
+     * As {@link #parse(Path, long, long, byte[])}, for the leaf held in {@code bytes[at, at + length)} (a read-ahead
+     * buffer of several leaves).
+     */
+    static Page parse(Path path, long pageNo, long offset, byte[] bytes, int at, int length)
+            throws CorruptionException {
+        return parse(path, pageNo, offset, ByteBuffer.wrap(bytes), at, length, null, null);
+    }
+
+    /**
      * As {@link #parse(Path, long, long, byte[])}, for the leaf of {@code length} bytes read into the start of
      * {@code slot} of {@code arena} (a slot of the page size: a shorter page leaves the rest of it unused, and
      * whatever that rest holds is never read): the page holds one reference, and frees the slot when its last

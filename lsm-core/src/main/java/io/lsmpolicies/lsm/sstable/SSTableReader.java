@@ -422,6 +422,10 @@ public final class SSTableReader implements Closeable {
         private Page page;
         private int index;
         private Entry next;
+        /** Leaves read one after another so far (the first counts as one). */
+        private int inOrder;
+        /** Reads the leaves ahead once {@link #inOrder} reaches {@link LeafReadAhead#AFTER_LEAVES}. */
+        private LeafReadAhead ahead;
 
         /**
          * From the first entry of {@code leaf} at or after ({@code key}, {@code sequence}) (every entry if
@@ -443,7 +447,14 @@ public final class SSTableReader implements Closeable {
 
         private void load() throws IOException {
             releasePage();
-            page = leafPage(leaf);
+            if (inOrder++ < LeafReadAhead.AFTER_LEAVES) {
+                page = leafPage(leaf);
+            } else {
+                if (ahead == null) {
+                    ahead = new LeafReadAhead(SSTableReader.this);
+                }
+                page = ahead.leaf(leaf);
+            }
             index = 0;
         }
 
