@@ -15,8 +15,9 @@ import java.util.NoSuchElementException;
 
 /**
  * A range scan: the newest version of every key in {@code [from, to)} visible at the scan's sequence number,
- * deleted keys left out, in unsigned-byte key order. It reads one leaf page per SSTable at a time and holds
- * the SSTables it reads open (merges may replace them meanwhile; their files stay until the scan is closed).
+ * deleted keys left out, in unsigned-byte key order. It reads each SSTable's leaves in order, the first two through
+ * the block cache and those after them several at a time (read ahead, not cached), and holds the SSTables it reads
+ * open (merges may replace them meanwhile; their files stay until the scan is closed).
  * Not thread-safe. Close it: an open scan keeps replaced files on disk.
  *
  * <p>{@link #next()} throws {@link java.io.UncheckedIOException} wrapping a
