@@ -561,6 +561,7 @@ public final class SSTableReader implements Closeable {
         }
         IndexPage page = internal.get((int) slot);
         if (page == null) {
+            // two readers parsing the same page at once both take memory: the loser's lies unused until the close
             page = IndexPage.parse(path, pageNo, offsets.offset(pageNo), readVerified(pageNo), indexMemory);
             if (internal.compareAndSet((int) slot, null, page)) {
                 pinnedBytes.addAndGet(page.weight());
