@@ -155,10 +155,10 @@ public final class SSTableVerifier {
             }
             int entries = leaf.getInt(1);
             Entry first = leafEntry(leaf);
-            Entry last = first;
-            for (int i = 1; i < entries; i++) {
-                last = leafEntry(leaf);
+            for (int i = 2; i < entries; i++) { // to the last entry, without copying those between
+                skipLeafEntry(leaf);
             }
+            Entry last = entries > 1 ? leafEntry(leaf) : first;
             return new Span(new Key(first.key(), first.sequence()), new Key(last.key(), last.sequence()));
         }
         ByteBuffer page = r.page(pageNo, SSTableFormat.INTERNAL);
@@ -201,6 +201,15 @@ public final class SSTableVerifier {
         }
         checkPacked(r, pageNo, page.position(), problems);
         return first == null || previousChild == null ? null : new Span(first, previousChild.last());
+    }
+
+    /** Moves {@code page} past its next leaf entry (the key and value order is {@link #leafEntry}'s). */
+    private static void skipLeafEntry(ByteBuffer page) {
+        page.get(); // flags
+        int keyLen = (int) SSTableFormat.getVarLong(page);
+        int valueLen = (int) SSTableFormat.getVarLong(page);
+        SSTableFormat.getVarLong(page); // sequence
+        page.position(page.position() + keyLen + valueLen);
     }
 
     private static Entry leafEntry(ByteBuffer page) {
