@@ -3,7 +3,7 @@ package io.lsmpolicies.lsm;
 import io.lsmpolicies.lsm.merge.MergingCursor;
 import io.lsmpolicies.lsm.sstable.Entry;
 import io.lsmpolicies.lsm.sstable.EntryCursor;
-import io.lsmpolicies.lsm.sstable.SSTableReader;
+import io.lsmpolicies.lsm.sstable.TableCursor;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,7 +26,7 @@ import java.util.NoSuchElementException;
 public final class StoreIterator implements Iterator<KeyValue>, Closeable {
     private final ReadView view;
     private final Version version;
-    private final List<SSTableReader.Cursor> cursors = new ArrayList<>();
+    private final List<TableCursor> cursors = new ArrayList<>();
     private final MergingCursor merged;
     private final byte[] to;
     private final long sequence;
@@ -55,7 +55,7 @@ public final class StoreIterator implements Iterator<KeyValue>, Closeable {
                     if (real.endsBefore(start) || (to != null && real.startsAtOrAfter(to))) {
                         continue;
                     }
-                    SSTableReader.Cursor c = real.reader().seek(start, Long.MAX_VALUE);
+                    TableCursor c = real.reader().seek(start, Long.MAX_VALUE);
                     cursors.add(c);
                     sources.add(EntryCursor.of(c));
                 }
@@ -123,7 +123,7 @@ public final class StoreIterator implements Iterator<KeyValue>, Closeable {
         if (!closed) {
             closed = true;
             next = null;
-            cursors.forEach(SSTableReader.Cursor::close);
+            cursors.forEach(TableCursor::close);
             TableSet.release(view); // the MemTables' chunks may be refilled once no scan reads them
         }
     }

@@ -3,7 +3,7 @@ package io.lsmpolicies.lsm.sstable;
 import java.io.IOException;
 
 /**
- * The read-ahead of a {@link SSTableReader.Cursor} that has read {@value #AFTER_LEAVES} leaves one after another: the
+ * The read-ahead of a {@link TableCursor} that has read {@value #AFTER_LEAVES} leaves one after another: the
  * leaves that follow are read several in one positional read, twice as many bytes each time (from two pages up to
  * {@value #MAX_BYTES} bytes), checked and parsed from that buffer, and not put in the block cache. A range scan that
  * goes on past its first leaves thus costs a system call per few leaves instead of one per leaf, and a short scan,

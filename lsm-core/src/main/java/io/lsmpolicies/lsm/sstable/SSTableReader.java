@@ -11,8 +11,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Iterator;
-import java.util.NoSuchElementException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -302,8 +300,8 @@ public final class SSTableReader implements Closeable {
      * @return the cursor; close it if not read to the end
      * @throws IOException if the first leaf cannot be read ({@link CorruptionException} if damaged)
      */
-    public Cursor seek(byte[] key, long sequence) throws IOException {
-        return new Cursor(leafFor(key, sequence), key, sequence);
+    public TableCursor seek(byte[] key, long sequence) throws IOException {
+        return new TableCursor(this, leafFor(key, sequence), key, sequence);
     }
 
     /**
@@ -337,8 +335,8 @@ public final class SSTableReader implements Closeable {
      * @return the cursor; close it if not read to the end
      * @throws IOException if the first leaf cannot be read ({@link CorruptionException} if damaged)
      */
-    public Cursor scan() throws IOException {
-        return new Cursor(0, null, 0);
+    public TableCursor scan() throws IOException {
+        return new TableCursor(this, 0, null, 0);
     }
 
     /**
@@ -413,96 +411,6 @@ public final class SSTableReader implements Closeable {
         }
     }
 
-    /**
-     * Iterates entries from a leaf onwards, reading one leaf at a time. A cursor holds a reference to its current
-     * leaf until it moves past it, reaches the end, or is closed: close a cursor that is not read to the end.
-     */
-    public final class Cursor implements Iterator<Entry>, Closeable {
-        private long leaf;
-        private Page page;
-        private int index;
-        private Entry next;
-        /** Leaves read one after another so far (the first counts as one). */
-        private int inOrder;
-        /** Reads the leaves ahead once {@link #inOrder} reaches {@link LeafReadAhead#AFTER_LEAVES}. */
-        private LeafReadAhead ahead;
-
-        /**
-         * From the first entry of {@code leaf} at or after ({@code key}, {@code sequence}) (every entry if
-         * {@code key} is null).
-         */
-        private Cursor(long leaf, byte[] key, long sequence) throws IOException {
-            this.leaf = leaf;
-            try {
-                load();
-                if (key != null) {
-                    index = page.lowerBound(key, sequence);
-                }
-                advance();
-            } catch (IOException | RuntimeException e) {
-                releasePage();
-                throw e;
-            }
-        }
-
-        private void load() throws IOException {
-            releasePage();
-            if (inOrder++ < LeafReadAhead.AFTER_LEAVES) {
-                page = leafPage(leaf);
-            } else {
-                if (ahead == null) {
-                    ahead = new LeafReadAhead(SSTableReader.this);
-                }
-                page = ahead.leaf(leaf);
-            }
-            index = 0;
-        }
-
-        private void releasePage() {
-            if (page != null) {
-                page.release();
-                page = null;
-            }
-        }
-
-        private void advance() throws IOException {
-            while (index >= page.count()) {
-                if (++leaf >= leafPages) {
-                    next = null;
-                    releasePage();
-                    return;
-                }
-                load();
-            }
-            next = page.entry(index++);
-        }
-
-        @Override
-        public boolean hasNext() {
-            return next != null;
-        }
-
-        @Override
-        public Entry next() {
-            if (next == null) {
-                throw new NoSuchElementException();
-            }
-            Entry e = next;
-            try {
-                advance();
-            } catch (IOException ex) {
-                throw new UncheckedIOException(ex);
-            }
-            return e;
-        }
-
-        @Override
-        public void close() {
-            releasePage();
-            next = null;
-        }
-    }
-
     private byte[] readBlob(long start, int length) throws IOException {
         byte[] out = new byte[length];
         int at = 0;
@@ -526,7 +434,7 @@ public final class SSTableReader implements Closeable {
      * Leaf {@code pageNo} from the block cache, or read into the cache's memory, checked, parsed and cached; the
      * caller holds a reference to it and {@linkplain Page#release() releases} it when done.
      */
-    private Page leafPage(long pageNo) throws IOException {
+    Page leafPage(long pageNo) throws IOException {
         Page page = cache.get(fileId, pageNo);
         if (page != null) {
             return page;

@@ -160,7 +160,7 @@ class BlockCacheTest {
         // room for 2 pages of 4 KiB: every lookup of another leaf evicts, and the arena reuses the memory
         BlockCache cache = BlockCache.ofBytes(3 * 4096);
         try (SSTableReader r = SSTableReader.open(table("g.sst", 3000, 4096, 100), cache)) {
-            try (SSTableReader.Cursor c = r.seek(key(0), Long.MAX_VALUE)) {
+            try (TableCursor c = r.seek(key(0), Long.MAX_VALUE)) {
                 for (int i = 1000; i < 3000; i += 7) { // other leaves through the same cache while c holds leaf 0
                     assertThat(r.get(key(i), Long.MAX_VALUE).value()).isEqualTo(value(i, 100));
                 }
@@ -186,7 +186,7 @@ class BlockCacheTest {
                     for (int n = 0; n < 20_000; n++) {
                         int i = random.nextInt(20_000);
                         if (n % 500 == 0) { // a short scan holds its leaf while others evict around it
-                            try (SSTableReader.Cursor c = r.seek(key(i), Long.MAX_VALUE)) {
+                            try (TableCursor c = r.seek(key(i), Long.MAX_VALUE)) {
                                 for (int j = i; j < Math.min(i + 40, 20_000); j++) {
                                     Entry e = c.next();
                                     assertThat(e.key()).isEqualTo(key(j));

@@ -67,7 +67,7 @@ class LeafReadAheadTest {
             long leaves = r.leafCount();
             int atOpen = reads.get();
             List<Entry> scanned = new ArrayList<>();
-            try (SSTableReader.Cursor c = r.seek(key(0), Long.MAX_VALUE)) {
+            try (TableCursor c = r.seek(key(0), Long.MAX_VALUE)) {
                 c.forEachRemaining(scanned::add);
             }
             assertThat(scanned).hasSize(n);
@@ -79,7 +79,7 @@ class LeafReadAheadTest {
                     .isLessThan((int) (leaves / 20));
             // a seek that reads one entry reads its leaf and the next (the cursor's look-ahead entry) at most
             int before = reads.get();
-            try (SSTableReader.Cursor c = r.seek(key(20_000), Long.MAX_VALUE)) {
+            try (TableCursor c = r.seek(key(20_000), Long.MAX_VALUE)) {
                 assertThat(c.next().key()).isEqualTo(key(20_000));
             }
             assertThat(reads.get() - before).isLessThanOrEqualTo(2);
@@ -97,7 +97,7 @@ class LeafReadAheadTest {
         bytes[(int) offset + 100] ^= 0x04;
         Files.write(path, bytes);
         try (SSTableReader r = SSTableReader.open(path);
-             SSTableReader.Cursor c = r.seek(key(0), Long.MAX_VALUE)) {
+             TableCursor c = r.seek(key(0), Long.MAX_VALUE)) {
             assertThatThrownBy(() -> c.forEachRemaining(e -> { }))
                     .isInstanceOf(UncheckedIOException.class)
                     .cause().isInstanceOf(CorruptionException.class)

@@ -218,7 +218,7 @@ class SSTableTest {
         SSTableOptions options = SSTableOptions.builder().pageSize(512).fitPageSize(false).build();
         try (SSTableReader r = SSTableReader.open(write(entries, options))) {
             byte[] from = key(501); // absent: starts at key 502
-            SSTableReader.Cursor c = r.seek(from, Long.MAX_VALUE);
+            TableCursor c = r.seek(from, Long.MAX_VALUE);
             List<Entry> rest = new ArrayList<>();
             c.forEachRemaining(rest::add);
             List<Entry> want = entries.stream().filter(e -> Arrays.compareUnsigned(e.key(), from) >= 0).toList();

@@ -115,7 +115,7 @@ class ShortSeparatorsTest {
                                 Arrays.toString(probe), snapshot).isEqualTo(expected);
                         Entry from = entries.stream().filter(e -> Entry.compare(e.key(), e.sequence(), probe,
                                 snapshot) >= 0).findFirst().orElse(null);
-                        try (SSTableReader.Cursor c = r.seek(probe, snapshot)) {
+                        try (TableCursor c = r.seek(probe, snapshot)) {
                             assertThat(c.hasNext() ? c.next() : null).as("seed %d, seek %s at %d", seed,
                                     Arrays.toString(probe), snapshot).isEqualTo(from);
                         }
