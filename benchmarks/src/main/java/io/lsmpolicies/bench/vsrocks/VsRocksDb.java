@@ -20,9 +20,9 @@ import picocli.CommandLine;
 
 /**
  * {@code bin/bench-vs-rocksdb}: our store against RocksDB on the same records and settings (docs/performance.md,
- * "Side by side with RocksDB"). For each round, for each pairing, our store and then RocksDB each run, every
- * phase in a child JVM of its own ({@link BenchChild}): a load with each client-thread count into an empty
- * directory; then, on the two stores the first loads made, point reads and scans, {@code --read-repeats} times
+ * "Side by side with RocksDB"). For each round, for each pairing, both systems run, every phase in a child JVM of
+ * its own ({@link BenchChild}): for each client-thread count, each system's load into an empty directory, the two
+ * one after the other in an order that alternates ({@link #loadOrder}); then, on the two stores the first loads made, point reads and scans, {@code --read-repeats} times
  * per system, the systems alternating and which goes first alternating too, each after the loads' dirty pages
  * are written out ({@code sync}) and the store's files are read through once (page cache warm). The report sets
  * every measurement side by side with the ratio ours / RocksDB's per sample (median and range over the rounds and,
@@ -181,8 +181,8 @@ public final class VsRocksDb implements Callable<Integer> {
     }
 
     /**
-     * One round of one pairing: each system's loads (each in its child, into an empty directory; the stores of
-     * loads after the first are deleted at once), then {@link #readRepeats} read phases per system on the first
+     * One round of one pairing: each system's loads (each in its child, into an empty directory, in the order of
+     * {@link #loadOrder}; the stores of loads with other than the first thread count are deleted at once), then {@link #readRepeats} read phases per system on the first
      * loads' stores, alternating between the systems and, from one repeat to the next, which goes first; before
      * each, the loads' dirty pages are written out so that no read phase runs beside the kernel's writeback, and
      * the store's files are read once, so that each system's reads find its pages in the page cache (at 5M records
@@ -193,11 +193,12 @@ public final class VsRocksDb implements Callable<Integer> {
         List<PhaseResult> results = new ArrayList<>();
         Map<Side, Path> readDirs = new EnumMap<>(Side.class);
         try {
-            for (Side side : Side.values()) {
-                for (int t : threads) {
+            for (int ti = 0; ti < threads.size(); ti++) {
+                int t = threads.get(ti);
+                for (Side side : loadOrder(round, ti)) {
                     Path d = work.resolve("pair" + pairIndex + "-" + side.label() + "-" + t + "t");
                     BenchFiles.deleteTree(d);
-                    boolean first = !readDirs.containsKey(side);
+                    boolean first = ti == 0;
                     if (first) {
                         readDirs.put(side, d);
                     }
@@ -229,6 +230,17 @@ public final class VsRocksDb implements Callable<Integer> {
             }
         }
         return results;
+    }
+
+    /**
+     * The order of the two systems' loads with the {@code threadIndex}-th client-thread count in {@code round}: the
+     * two loads of one thread count run one after the other, and which system goes first alternates from one thread
+     * count to the next and from one round to the next. A load runs slower right after another (this machine's
+     * virtual disk takes writes more slowly after gigabytes of them: 20 to 25 % on a 1M load), so a fixed order
+     * would favour whichever system always went first.
+     */
+    static List<Side> loadOrder(int round, int threadIndex) {
+        return (round + threadIndex) % 2 == 1 ? List.of(Side.OURS, Side.ROCKSDB) : List.of(Side.ROCKSDB, Side.OURS);
     }
 
     private List<PhaseResult> child(Path work, int round, int repeat, Pairing pairing, Side side, List<String> args)

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The whole command on a few thousand records, its children real JVMs: each system's loads, then read phases
+ * The whole command on a few thousand records, its children real JVMs: the two systems' loads of each thread count
+ * one after the other (which goes first alternating), then read phases
  * alternating between the systems (and which goes first) on the stores the first loads made, every result in the
  * report, and nothing left in the directory.
  */
@@ -40,7 +41,7 @@ class VsRocksDbTest {
             order.add(r.get("side").asText() + " " + r.get("phase").asText() + " " + r.get("repeat").asInt());
         }
         assertThat(order).containsExactly(
-                "ours load-1t 1", "ours load-2t 1", "rocksdb load-1t 1", "rocksdb load-2t 1",
+                "ours load-1t 1", "rocksdb load-1t 1", "rocksdb load-2t 1", "ours load-2t 1",
                 "ours reads 1", "ours scans 1", "rocksdb reads 1", "rocksdb scans 1",
                 "rocksdb reads 2", "rocksdb scans 2", "ours reads 2", "ours scans 2");
         for (JsonNode r : doc.get("ratios")) {
@@ -50,6 +51,18 @@ class VsRocksDbTest {
         }
         try (Stream<Path> left = Files.list(stores)) {
             assertThat(left.filter(Files::isDirectory)).isEmpty(); // every store deleted, warm-up stores too
+        }
+    }
+
+    @Test
+    void whichSystemLoadsFirstAlternatesBetweenThreadCountsAndRounds() {
+        for (int round = 1; round <= 4; round++) {
+            for (int t = 0; t < 3; t++) {
+                assertThat(VsRocksDb.loadOrder(round, t)).as("round %d, thread count %d", round, t)
+                        .containsExactlyInAnyOrder(Side.OURS, Side.ROCKSDB)
+                        .isNotEqualTo(VsRocksDb.loadOrder(round + 1, t))
+                        .isNotEqualTo(VsRocksDb.loadOrder(round, t + 1));
+            }
         }
     }
 }
