@@ -39,7 +39,7 @@ public final class TableCursor implements Iterator<Entry>, Closeable {
             }
             advance();
         } catch (IOException | RuntimeException e) {
-            releasePage();
+            releaseAll();
             throw e;
         }
     }
@@ -64,11 +64,19 @@ public final class TableCursor implements Iterator<Entry>, Closeable {
         }
     }
 
+    /** Releases the current leaf and gives the read-ahead's buffer back: the cursor is at its end or closed. */
+    private void releaseAll() {
+        releasePage();
+        if (ahead != null) {
+            ahead.release();
+        }
+    }
+
     private void advance() throws IOException {
         while (index >= page.count()) {
             if (++leaf >= table.leafCount()) {
                 next = null;
-                releasePage();
+                releaseAll();
                 return;
             }
             load();
@@ -97,7 +105,7 @@ public final class TableCursor implements Iterator<Entry>, Closeable {
 
     @Override
     public void close() {
-        releasePage();
+        releaseAll();
         next = null;
     }
 }

@@ -15,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -83,6 +84,51 @@ class LeafReadAheadTest {
                 assertThat(c.next().key()).isEqualTo(key(20_000));
             }
             assertThat(reads.get() - before).isLessThanOrEqualTo(2);
+        }
+    }
+
+    /**
+     * A cursor that reads ahead takes a buffer from those its thread keeps and gives it back at its end or close, so
+     * the next scan's cursors reuse it; cursors open at once each have their own, whatever order they are read in.
+     */
+    @Test
+    void readAheadBuffersAreReusedAndNeverSharedByOpenCursors() throws Exception {
+        Path path = table(6_000); // 2,000 leaves
+        // a thread of its own: it starts with no kept buffer
+        CompletableFuture.runAsync(() -> {
+            try {
+                reuse(path);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, r -> new Thread(r, "read-ahead-test").start()).get();
+    }
+
+    private static void reuse(Path path) throws IOException {
+        try (SSTableReader r = SSTableReader.open(path)) {
+            assertThat(LeafReadAhead.keptBuffers()).isZero();
+            try (TableCursor c = r.seek(key(0), Long.MAX_VALUE)) {
+                c.forEachRemaining(e -> { });
+                assertThat(LeafReadAhead.keptBuffers()).as("given back at the end").isEqualTo(1);
+            }
+            assertThat(LeafReadAhead.keptBuffers()).as("closing after the end gives nothing twice").isEqualTo(1);
+            try (TableCursor a = r.seek(key(0), Long.MAX_VALUE);
+                 TableCursor b = r.seek(key(3_000), Long.MAX_VALUE)) {
+                for (int i = 0; i < 2_400; i++) { // both read ahead, interleaved: each from its own buffer
+                    assertThat(a.next().key()).isEqualTo(key(i));
+                    assertThat(b.next().key()).isEqualTo(key(3_000 + i));
+                }
+                assertThat(LeafReadAhead.keptBuffers()).as("both in use").isZero();
+            }
+            assertThat(LeafReadAhead.keptBuffers()).as("both given back at close").isEqualTo(2);
+            for (int round = 0; round < 3 * LeafReadAhead.KEPT_PER_THREAD; round++) {
+                try (TableCursor c = r.seek(key(round), Long.MAX_VALUE)) {
+                    for (int i = 0; i < 100; i++) {
+                        assertThat(c.next().key()).isEqualTo(key(round + i));
+                    }
+                }
+            }
+            assertThat(LeafReadAhead.keptBuffers()).as("a scan at a time reuses what is kept").isEqualTo(2);
         }
     }
 
