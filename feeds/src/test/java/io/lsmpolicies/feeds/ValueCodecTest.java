@@ -49,6 +49,42 @@ class ValueCodecTest {
         }
     }
 
+    /** {@link ValueCodec#forEachField}: the object's fields in order, strings and binary in place, as decode sees them. */
+    @Test
+    void forEachFieldSeesWhatDecodeSees() throws Exception {
+        AdmValue.Obj r = RecordFormat.ADM.parse(RECORD);
+        byte[] enc = ValueCodec.encode(r);
+        java.util.Map<String, AdmValue> seen = new java.util.LinkedHashMap<>();
+        ValueCodec.forEachField(enc, new ValueCodec.FieldVisitor() {
+            @Override
+            public void bytes(String name, boolean text, byte[] bytes, int offset, int length) {
+                byte[] b = Arrays.copyOfRange(bytes, offset, offset + length);
+                seen.put(name, text ? new AdmValue.Str(new String(b, java.nio.charset.StandardCharsets.UTF_8))
+                        : new AdmValue.Binary(b));
+            }
+
+            @Override
+            public void value(String name, AdmValue value) {
+                seen.put(name, value);
+            }
+        });
+        assertThat(seen).containsExactlyEntriesOf(r.fields());
+        for (int n = 0; n < enc.length; n++) {
+            byte[] cut = Arrays.copyOf(enc, n);
+            assertThatThrownBy(() -> ValueCodec.forEachField(cut, new ValueCodec.FieldVisitor() {
+                @Override
+                public void bytes(String name, boolean text, byte[] bytes, int offset, int length) {
+                }
+
+                @Override
+                public void value(String name, AdmValue value) {
+                }
+            })).as("length %d", n).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThatThrownBy(() -> ValueCodec.forEachField(ValueCodec.encode(new AdmValue.Str("x")), null))
+                .hasMessageContaining("not a record");
+    }
+
     @Test
     void badVersionTagLengthAndTrailingBytesAreRefused() {
         assertThatThrownBy(() -> ValueCodec.decode(new byte[] {2, 0})).hasMessageContaining("version");

@@ -81,6 +81,66 @@ public final class ValueCodec {
         return v;
     }
 
+    /** What {@link #forEachField} hands over for each field of an encoded object. */
+    public interface FieldVisitor {
+        /**
+         * A string or binary field, its bytes in place: the string's UTF-8 or the binary's data,
+         * {@code bytes[offset .. offset + length)}. The array is the encoded value's; do not change it.
+         *
+         * @param name   the field's name
+         * @param text   true for a string, false for binary ({@code hex})
+         * @param bytes  the encoded value
+         * @param offset where the field's bytes start
+         * @param length how many there are
+         */
+        void bytes(String name, boolean text, byte[] bytes, int offset, int length);
+
+        /**
+         * A field of any other kind, decoded.
+         *
+         * @param name  the field's name
+         * @param value its value
+         */
+        void value(String name, AdmValue value);
+    }
+
+    /**
+     * Reads the fields of an encoded object in their stored order without building the object: string and binary
+     * fields are handed over in place, other fields decoded ({@link FieldVisitor}). The checks are {@link #decode}'s.
+     *
+     * @param bytes   an encoded object
+     * @param visitor receives each field
+     * @throws IllegalArgumentException naming the offset, if {@code bytes} is not an encoded value, or not an object
+     */
+    public static void forEachField(byte[] bytes, FieldVisitor visitor) {
+        if (bytes.length == 0 || bytes[0] != VERSION) {
+            throw new IllegalArgumentException("not a feed value: version byte "
+                    + (bytes.length == 0 ? "missing" : Integer.toString(bytes[0] & 0xFF)) + ", expected " + VERSION);
+        }
+        Reader r = new Reader(bytes);
+        r.pos = 1;
+        if (r.u8() != OBJECT) {
+            throw new IllegalArgumentException("the stored value is not a record (an ADM object)");
+        }
+        int n = r.count();
+        for (int i = 0; i < n; i++) {
+            String name = r.text();
+            int tag = r.peek();
+            if (tag == STRING || tag == HEX) {
+                r.pos++;
+                int length = r.count();
+                visitor.bytes(name, tag == STRING, bytes, r.pos, length);
+                r.pos += length;
+            } else {
+                visitor.value(name, r.node(1));
+            }
+        }
+        if (r.pos != bytes.length) {
+            throw new IllegalArgumentException("corrupt feed value: " + (bytes.length - r.pos)
+                    + " trailing bytes at offset " + r.pos);
+        }
+    }
+
     /** The encoded size of {@code v} (without the version byte). */
     private static int size(AdmValue v) {
         if (v instanceof AdmValue.Null || v instanceof AdmValue.Bool) {
@@ -286,6 +346,13 @@ public final class ValueCodec {
                     pos = at;
                     throw corrupt("unknown tag " + tag);
             }
+        }
+
+        int peek() {
+            if (pos >= b.length) {
+                throw corrupt("truncated");
+            }
+            return b[pos] & 0xFF;
         }
 
         int u8() {

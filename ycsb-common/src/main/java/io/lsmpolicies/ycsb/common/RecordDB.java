@@ -82,7 +82,7 @@ public abstract class RecordDB extends DB {
             if (value == null) {
                 return Status.NOT_FOUND;
             }
-            YcsbRecord.fields(YcsbRecord.decode(value), fields, result);
+            YcsbRecord.fields(value, fields, result);
             return Status.OK;
         } catch (Exception e) {
             return OpErrors.error("read", key, e);
@@ -95,7 +95,7 @@ public abstract class RecordDB extends DB {
         try {
             scan(YcsbRecord.key(startkey), recordcount, value -> {
                 HashMap<String, ByteIterator> row = new HashMap<>();
-                YcsbRecord.fields(YcsbRecord.decode(value), fields, row);
+                YcsbRecord.fields(value, fields, row);
                 result.add(row);
             });
             return Status.OK;

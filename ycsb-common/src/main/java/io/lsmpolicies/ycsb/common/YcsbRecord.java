@@ -158,6 +158,38 @@ public final class YcsbRecord {
         }
     }
 
+    /**
+     * As {@code fields(decode(stored), fields, out)}, read from the stored value without building the record: each
+     * binary or string field is handed to YCSB as a view of {@code stored} (no copy), which the caller must not
+     * change afterwards.
+     *
+     * @param stored a stored value ({@link #encode})
+     * @param fields the fields YCSB asks for, or null for all
+     * @param out    receives the fields
+     * @throws IllegalArgumentException if {@code stored} is not a stored record, or not an object
+     */
+    public static void fields(byte[] stored, Set<String> fields, Map<String, ByteIterator> out) {
+        ValueCodec.forEachField(stored, new ValueCodec.FieldVisitor() {
+            @Override
+            public void bytes(String name, boolean text, byte[] bytes, int offset, int length) {
+                if (wanted(name, fields)) {
+                    out.put(name, new ByteArrayByteIterator(bytes, offset, length));
+                }
+            }
+
+            @Override
+            public void value(String name, AdmValue v) {
+                if (wanted(name, fields)) {
+                    out.put(name, new ByteArrayByteIterator(YcsbRecord.bytes(v)));
+                }
+            }
+        });
+    }
+
+    private static boolean wanted(String name, Set<String> fields) {
+        return fields == null ? !name.equals(KEY_FIELD) : fields.contains(name);
+    }
+
     private static byte[] bytes(AdmValue v) {
         if (v instanceof AdmValue.Binary b) {
             return b.bytes();
