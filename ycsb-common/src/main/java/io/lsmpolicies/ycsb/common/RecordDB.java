@@ -31,7 +31,8 @@ import site.ycsb.Status;
  */
 public abstract class RecordDB extends DB {
     /**
-     * {@return the stored value of {@code key}, or null}
+     * {@return the stored value of {@code key}, or null: an array of its own, which YCSB's results may go on
+     * reading (its fields are handed to YCSB as views of it)}
      *
      * @param key a store key
      * @throws Exception if the store fails
@@ -60,7 +61,8 @@ public abstract class RecordDB extends DB {
      *
      * @param from   the first store key
      * @param n      the most records
-     * @param action takes each stored value
+     * @param action takes each stored value, an array of its own (never reused for the next: YCSB's results keep
+     *               views of it)
      * @throws Exception if the store fails
      */
     protected abstract void scan(byte[] from, int n, Consumer<byte[]> action) throws Exception;
