@@ -399,7 +399,10 @@ public final class ValueCodec {
         }
 
         String text() {
-            return new String(raw(), StandardCharsets.UTF_8);
+            int n = count();
+            String s = new String(b, pos, n, StandardCharsets.UTF_8); // decoded in place, no copy of the bytes first
+            pos += n;
+            return s;
         }
 
         IllegalArgumentException corrupt(String what) {
