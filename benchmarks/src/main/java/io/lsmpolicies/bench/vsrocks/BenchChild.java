@@ -61,6 +61,9 @@ public final class BenchChild implements Callable<Integer> {
     @Option(names = "--gets", defaultValue = "0")
     int gets;
 
+    @Option(names = "--scan-starts", defaultValue = "UNIFORM", description = "UNIFORM or ZIPFIAN")
+    ScanStarts scanStarts;
+
     @Option(names = "--scans", defaultValue = "0")
     int scans;
 
@@ -91,14 +94,14 @@ public final class BenchChild implements Callable<Integer> {
         Side s = Side.of(side);
         Tuning tuning = new Tuning(subcompactions, mergeOrder, pageBytes);
         Pairing pairing = Pairing.parse(pair);
-        Workload work = new Workload(records, valueSize, gets, scans, seed);
+        Workload work = new Workload(records, valueSize, gets, scans, seed, scanStarts);
         switch (mode) {
             case "load" -> {
                 if (loadWarmup > 0) { // the same code loads a store of its own first: the JIT's warm-up
                     Path warm = dir.resolveSibling(dir.getFileName() + "-warmup");
                     BenchFiles.deleteTree(warm);
                     try (BenchStore store = s.open(pairing, warm, tuning)) {
-                        new Workload(loadWarmup, valueSize, 0, 0, seed).load(store, threads);
+                        new Workload(loadWarmup, valueSize, 0, 0, seed, ScanStarts.UNIFORM).load(store, threads);
                     } finally {
                         BenchFiles.deleteTree(warm);
                     }

@@ -100,6 +100,11 @@ public final class VsRocksDb implements Callable<Integer> {
             + "stay 4 KiB)")
     int pageBytes;
 
+    @Option(names = "--scan-starts", defaultValue = "UNIFORM", description = "Where the scans start: UNIFORM "
+            + "(default: a uniformly random record, the same ranges for both systems) or ZIPFIAN (as YCSB's workload E, "
+            + "with YCSB's own generator)")
+    ScanStarts scanStarts;
+
     /** The run's changes from the defaults, built from the options above when the run starts. */
     private Tuning tuning = Tuning.DEFAULTS;
 
@@ -166,6 +171,7 @@ public final class VsRocksDb implements Callable<Integer> {
         s.put("gets", gets);
         s.put("scans", scans);
         s.put("readRepeats", readRepeats);
+        s.put("scanStarts", scanStarts.name());
         s.put("loadWarmup", loadWarmup);
         s.put("memtableBytes", Side.MEMTABLE_BYTES);
         s.put("blockCacheBytes", Side.BLOCK_CACHE_BYTES);
@@ -221,7 +227,7 @@ public final class VsRocksDb implements Callable<Integer> {
                     BenchFiles.readThrough(readDirs.get(side)); // page cache warm, whoever wrote last
                     results.addAll(child(work, round, repeat, pairing, side, List.of("--mode", "read", "--dir",
                             readDirs.get(side).toString(), "--gets", Integer.toString(gets), "--scans",
-                            Integer.toString(scans))));
+                            Integer.toString(scans), "--scan-starts", scanStarts.name())));
                 }
             }
         } finally {

@@ -20,8 +20,9 @@ import org.HdrHistogram.Histogram;
  * @param gets      timed point reads
  * @param scans     timed scans
  * @param seed      the seed of the read and scan keys (the same for both systems)
+ * @param starts    where the scans start
  */
-record Workload(long records, int valueSize, int gets, int scans, long seed) {
+record Workload(long records, int valueSize, int gets, int scans, long seed, ScanStarts starts) {
     /** The longest scan, in records (YCSB workload E's {@code maxscanlength}). */
     static final int MAX_SCAN = 100;
     /**
@@ -156,11 +157,11 @@ record Workload(long records, int valueSize, int gets, int scans, long seed) {
     }
 
     /**
-     * {@code scans} scans in YCSB workload E's shape: a uniformly random loaded record's key as the start, and a
-     * length uniform in 1 .. {@link #MAX_SCAN}; one thread. Operations per second count the scans' own time (the
+     * {@code scans} scans in YCSB workload E's shape: a loaded record's key as the start ({@link #starts}: uniform,
+     * or zipfian as YCSB's workload E), and a length uniform in 1 .. {@link #MAX_SCAN}; one thread. Operations per second count the scans' own time (the
      * start key is made before the clock starts). An untimed warm-up of {@link #WARMUP} x {@code scans} scans
      * with another seed comes first. {@code recordsScanned} is the same for both systems when they hold the same
-     * keys.
+     * keys and the starts are uniform.
      */
     Map<String, Double> scans(BenchStore store) throws IOException {
         scanKeys(store, (int) (scans * WARMUP), seed + 3);
@@ -180,10 +181,11 @@ record Workload(long records, int valueSize, int gets, int scans, long seed) {
     /** {records read, nanoseconds spent scanning}. */
     private long[] scanKeys(BenchStore store, int count, long keySeed) throws IOException {
         SplittableRandom random = new SplittableRandom(keySeed);
+        java.util.function.LongSupplier start = starts.starts(records, random);
         long read = 0;
         long nanos = 0;
         for (int n = 0; n < count; n++) {
-            byte[] from = Records.key(random.nextLong(records));
+            byte[] from = Records.key(start.getAsLong());
             int length = 1 + random.nextInt(MAX_SCAN);
             long t = System.nanoTime();
             read += store.scan(from, length);

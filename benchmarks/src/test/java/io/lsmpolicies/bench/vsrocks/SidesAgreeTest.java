@@ -23,7 +23,7 @@ class SidesAgreeTest {
     @Test
     void bothSystemsRunTheSameWorkloadAndStoreTheSameRecords() throws IOException {
         Pairing pairing = Pairing.parse("binomial:k=6/universal");
-        Workload work = new Workload(RECORDS, VALUE_SIZE, 500, 200, 7);
+        Workload work = new Workload(RECORDS, VALUE_SIZE, 500, 200, 7, ScanStarts.UNIFORM);
         try (BenchStore ours = Side.OURS.open(pairing, dir.resolve("ours"));
                 BenchStore rocks = Side.ROCKSDB.open(pairing, dir.resolve("rocksdb"))) {
             Map<String, Double> oursLoad = work.load(ours, 2);
