@@ -67,17 +67,9 @@ public final class ValueCodec {
      * @throws IllegalArgumentException naming the offset, if {@code bytes} is not an encoded value
      */
     public static AdmValue decode(byte[] bytes) {
-        if (bytes.length == 0 || bytes[0] != VERSION) {
-            throw new IllegalArgumentException("not a feed value: version byte "
-                    + (bytes.length == 0 ? "missing" : Integer.toString(bytes[0] & 0xFF)) + ", expected " + VERSION);
-        }
-        Reader r = new Reader(bytes);
-        r.pos = 1;
+        Reader r = Reader.afterVersion(bytes);
         AdmValue v = r.node(0);
-        if (r.pos != bytes.length) {
-            throw new IllegalArgumentException("corrupt feed value: " + (bytes.length - r.pos)
-                    + " trailing bytes at offset " + r.pos);
-        }
+        r.checkEnd();
         return v;
     }
 
@@ -113,12 +105,7 @@ public final class ValueCodec {
      * @throws IllegalArgumentException naming the offset, if {@code bytes} is not an encoded value, or not an object
      */
     public static void forEachField(byte[] bytes, FieldVisitor visitor) {
-        if (bytes.length == 0 || bytes[0] != VERSION) {
-            throw new IllegalArgumentException("not a feed value: version byte "
-                    + (bytes.length == 0 ? "missing" : Integer.toString(bytes[0] & 0xFF)) + ", expected " + VERSION);
-        }
-        Reader r = new Reader(bytes);
-        r.pos = 1;
+        Reader r = Reader.afterVersion(bytes);
         if (r.u8() != OBJECT) {
             throw new IllegalArgumentException("the stored value is not a record (an ADM object)");
         }
@@ -135,10 +122,7 @@ public final class ValueCodec {
                 visitor.value(name, r.node(1));
             }
         }
-        if (r.pos != bytes.length) {
-            throw new IllegalArgumentException("corrupt feed value: " + (bytes.length - r.pos)
-                    + " trailing bytes at offset " + r.pos);
-        }
+        r.checkEnd();
     }
 
     /** The encoded size of {@code v} (without the version byte). */
@@ -286,6 +270,26 @@ public final class ValueCodec {
 
         Reader(byte[] b) {
             this.b = b;
+        }
+
+        /** A reader of {@code bytes} past their version byte, which it checks. */
+        static Reader afterVersion(byte[] bytes) {
+            if (bytes.length == 0 || bytes[0] != VERSION) {
+                throw new IllegalArgumentException("not a feed value: version byte "
+                        + (bytes.length == 0 ? "missing" : Integer.toString(bytes[0] & 0xFF)) + ", expected "
+                        + VERSION);
+            }
+            Reader r = new Reader(bytes);
+            r.pos = 1;
+            return r;
+        }
+
+        /** Throws if bytes are left after the value. */
+        void checkEnd() {
+            if (pos != b.length) {
+                throw new IllegalArgumentException("corrupt feed value: " + (b.length - pos)
+                        + " trailing bytes at offset " + pos);
+            }
         }
 
         AdmValue node(int depth) {

@@ -22,9 +22,10 @@ import picocli.CommandLine;
  * {@code bin/bench-vs-rocksdb}: our store against RocksDB on the same records and settings (docs/performance.md,
  * "Side by side with RocksDB"). For each round, for each pairing, both systems run, every phase in a child JVM of
  * its own ({@link BenchChild}): for each client-thread count, each system's load into an empty directory, the two
- * one after the other in an order that alternates ({@link #loadOrder}); then, on the two stores the first loads made, point reads and scans, {@code --read-repeats} times
- * per system, the systems alternating and which goes first alternating too, each after the loads' dirty pages
- * are written out ({@code sync}) and the store's files are read through once (page cache warm). The report sets
+ * one after the other in an order that alternates ({@link #loadOrder}); then, on the two stores the first loads
+ * made, point reads and scans, {@code --read-repeats} times per system, the systems alternating and which goes
+ * first alternating too, each after the loads' dirty pages are written out ({@code sync}) and the store's files are
+ * read through once (page cache warm). The report sets
  * every measurement side by side with the ratio ours / RocksDB's per sample (median and range over the rounds and,
  * for reads, the repeats) and the write amplification beside the loads; it writes a JSON file and a plot of the
  * get latency percentiles.
@@ -188,8 +189,8 @@ public final class VsRocksDb implements Callable<Integer> {
 
     /**
      * One round of one pairing: each system's loads (each in its child, into an empty directory, in the order of
-     * {@link #loadOrder}; the stores of loads with other than the first thread count are deleted at once), then {@link #readRepeats} read phases per system on the first
-     * loads' stores, alternating between the systems and, from one repeat to the next, which goes first; before
+     * {@link #loadOrder}; the stores of loads with other than the first thread count are deleted at once), then
+     * {@link #readRepeats} read phases per system on the first loads' stores, alternating between the systems and, from one repeat to the next, which goes first; before
      * each, the loads' dirty pages are written out so that no read phase runs beside the kernel's writeback, and
      * the store's files are read once, so that each system's reads find its pages in the page cache (at 5M records
      * the 37 GB RocksDB wrote after our load had pushed our store out of it).

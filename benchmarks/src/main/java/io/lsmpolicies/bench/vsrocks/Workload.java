@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -158,8 +159,8 @@ record Workload(long records, int valueSize, int gets, int scans, long seed, Sca
 
     /**
      * {@code scans} scans in YCSB workload E's shape: a loaded record's key as the start ({@link #starts}: uniform,
-     * or zipfian as YCSB's workload E), and a length uniform in 1 .. {@link #MAX_SCAN}; one thread. Operations per second count the scans' own time (the
-     * start key is made before the clock starts). An untimed warm-up of {@link #WARMUP} x {@code scans} scans
+     * or zipfian as YCSB's workload E), and a length uniform in 1 .. {@link #MAX_SCAN}; one thread. Operations per
+     * second count the scans' own time (the start key is made before the clock starts). An untimed warm-up of {@link #WARMUP} x {@code scans} scans
      * with another seed comes first. {@code recordsScanned} is the same for both systems when they hold the same
      * keys and the starts are uniform.
      */
@@ -181,7 +182,7 @@ record Workload(long records, int valueSize, int gets, int scans, long seed, Sca
     /** {records read, nanoseconds spent scanning}. */
     private long[] scanKeys(BenchStore store, int count, long keySeed) throws IOException {
         SplittableRandom random = new SplittableRandom(keySeed);
-        java.util.function.LongSupplier start = starts.starts(records, random);
+        LongSupplier start = starts.starts(records, random);
         long read = 0;
         long nanos = 0;
         for (int n = 0; n < count; n++) {

@@ -142,20 +142,11 @@ public final class YcsbRecord {
      * @param out    receives the fields
      */
     public static void fields(AdmValue.Obj record, Set<String> fields, Map<String, ByteIterator> out) {
-        if (fields == null) {
-            record.fields().forEach((name, v) -> {
-                if (!name.equals(KEY_FIELD)) {
-                    out.put(name, new ByteArrayByteIterator(bytes(v)));
-                }
-            });
-        } else {
-            for (String name : fields) {
-                AdmValue v = record.get(name);
-                if (v != null) {
-                    out.put(name, new ByteArrayByteIterator(bytes(v)));
-                }
+        record.fields().forEach((name, v) -> {
+            if (wanted(name, fields)) {
+                out.put(name, new ByteArrayByteIterator(bytes(v)));
             }
-        }
+        });
     }
 
     /**
@@ -186,6 +177,7 @@ public final class YcsbRecord {
         });
     }
 
+    /** Whether YCSB asked for field {@code name}: every field but the key when {@code fields} is null. */
     private static boolean wanted(String name, Set<String> fields) {
         return fields == null ? !name.equals(KEY_FIELD) : fields.contains(name);
     }
