@@ -64,9 +64,10 @@ import java.util.List;
  * within {@value #PAYBACK_PERIODS} payback periods of a typical flush or within as many steps as flushes seen, which
  * stops the merges of SSTables built at a smaller B when B does jump.
  *
- * <p><b>Bounds.</b> In a quiet stretch (the rate below {@value #QUIET} of the highest it has been) the SSTables of the
- * stretch's flushes follow MinLatency's schedule with {@code k = quiet-k}: a hedge against the first step of a surge
- * of reads, which is decided before it is seen. When the stack holds more than {@code max-k} SSTables, the cheapest
+ * <p><b>Bounds.</b> In a quiet stretch (the rate below {@value #QUIET} of the highest it has been, from a step without
+ * reads, or one whose rate would give the low-rate rule a size ratio above {@code quiet-k}, until the rate is back
+ * above that fraction) the SSTables of the stretch's flushes follow MinLatency's schedule with {@code k = quiet-k}: a
+ * hedge against the first step of a surge of reads, which is decided before it is seen. When the stack holds more than {@code max-k} SSTables, the cheapest
  * run that brings it back to {@code max-k} is merged.
  *
  * <p>Parameters: {@code max-k} (1..1,000,000, default {@value #DEFAULT_MAX_K}), {@code quiet-k} (1..1,000,000,
@@ -81,7 +82,10 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
     static final int DEFAULT_MAX_K = 1000;
     /** Default bound on the stack in a quiet stretch (reads below {@link #QUIET} of the highest rate seen). */
     static final int DEFAULT_QUIET_K = 32;
-    /** A stretch is quiet when the read rate is below this fraction of the highest rate seen. */
+    /**
+     * A stretch is quiet when the read rate is below this fraction of the highest rate seen; it starts at a step
+     * without reads (or with so few that the low-rate rule's size ratio exceeds {@code quiet-k}).
+     */
     static final double QUIET = 0.01;
     /** The tree's merge runs once the rent its inputs have paid, plus one step, reaches this fraction of its price. */
     static final double TREE_GATE = 0.5;
@@ -156,6 +160,11 @@ public final class AdaptivePolicy extends AbstractStackPolicy {
             ledger = ledger.withTableRate(estimate);
         }
         boolean quiet = ledger.maxRate() > 0 && ledger.rate() < QUIET * ledger.maxRate();
+        // A stretch turns quiet when reads have stopped (a step without any), or are so few that the low-rate rule
+        // would let tiers grow wider than quiet-k; reads that only fell stay with the low-rate rule or the tree.
+        if (quiet && ledger.quietFrom() < 0 && reads > 0 && tieredRatio(ledger.tableRate()) <= quietK) {
+            quiet = false;
+        }
         if (quiet && ledger.quietFrom() < 0) {
             ledger = ledger.withQuietFrom(stack.get(0).first().minFlushIndex());
         } else if (!quiet && ledger.quietFrom() >= 0) {

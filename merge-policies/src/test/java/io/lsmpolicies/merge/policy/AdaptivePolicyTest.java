@@ -242,6 +242,34 @@ class AdaptivePolicyTest {
     }
 
     @Test
+    void readsThatFallButDoNotStopLeaveTheStretchToTheLowRateRule() {
+        // 1,000 reads a flush of 1 MB, then one: the rate falls below 1% of its highest, but reads go on. One read a
+        // flush gives the low-rate rule a size ratio of 32, within quiet-k = 32, so no quiet stretch starts and
+        // SSTables merge 32 at a time (Tiered), not on MinLatency's schedule (which writes every flush about twice).
+        // With quiet-k = 8 the same reads are too few for tiers of 8: the stretch is quiet.
+        Driver wide = new Driver(policy("adaptive"), false);
+        Driver narrow = new Driver(policy("adaptive", "quiet-k", 8), false);
+        for (int i = 0; i < 60; i++) {
+            wide.flush(1_000_000, 1000);
+            narrow.flush(1_000_000, 1000);
+        }
+        int before = wide.reasons.size();
+        for (int i = 0; i < 200; i++) {
+            wide.flush(1_000_000, 1);
+            narrow.flush(1_000_000, 1);
+            assertThat(((ReadLedger) wide.state).quietFrom()).as("flush %d after the fall", i + 1).isEqualTo(-1);
+        }
+        // While the rate estimate decays from 1,000 (table rate 0.01 and above) the tree merges; then Tiered's rule.
+        assertThat(wide.reasons.subList(before, wide.reasons.size())).anyMatch(r -> r.startsWith("low read rate"))
+                .noneMatch(r -> r.startsWith("quiet stretch"));
+        assertThat(((ReadLedger) narrow.state).quietFrom()).as("quiet with quiet-k = 8").isPositive();
+        assertThat(narrow.reasons).anyMatch(r -> r.startsWith("quiet stretch"));
+        // A step without reads starts a quiet stretch whatever the rule's ratio.
+        wide.flush(1_000_000, 0);
+        assertThat(((ReadLedger) wide.state).quietFrom()).isEqualTo(wide.flushes);
+    }
+
+    @Test
     void atALowReadRateSSTablesOfSimilarFlushCountsMergeTieredFashion() {
         // One read a flush of 1 MB at 4096 bytes a probe: c = 0.004096 flush lengths a probe per step, below 0.01, so
         // Tiered's rule with size ratio 32 (the power of two nearest 2 / sqrt(c) = 31.25) replaces the tree, whose
