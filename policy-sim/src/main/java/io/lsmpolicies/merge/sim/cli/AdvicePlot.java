@@ -1,5 +1,6 @@
 package io.lsmpolicies.merge.sim.cli;
 
+import io.lsmpolicies.merge.plot.BarCharts;
 import io.lsmpolicies.merge.plot.PngFile;
 import io.lsmpolicies.merge.sim.Advisor;
 import java.awt.Color;
@@ -53,16 +54,8 @@ public final class AdvicePlot {
                 .xAxisTitle("candidate, by rank (cheapest first)")
                 .yAxisTitle("cost / optimum (merge cost + read cost; 1 = the optimum)")
                 .build();
-        Styler s = chart.getStyler();
         chart.getStyler().setStacked(true);
-        chart.getStyler().setXAxisLabelRotation(60);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
-        chart.getStyler().setPlotGridHorizontalLinesVisible(true);
-        chart.getStyler().setYAxisDecimalPattern("0.00");
-        chart.getStyler().setYAxisMin(0.0);
-        chart.getStyler().setXAxisTicksVisible(true);
-        chart.getStyler().setYAxisTicksVisible(true);
-        s.setSeriesColors(new Color[] {new Color(0x1f77b4), new Color(0xff7f0e)});
+        BarCharts.style(chart, Styler.LegendPosition.InsideNW, "0.00", new Color(0x1f77b4), new Color(0xff7f0e));
         chart.addSeries("merge cost / optimum", labels, merge);
         chart.addSeries("read cost / optimum", labels, read);
         return chart;

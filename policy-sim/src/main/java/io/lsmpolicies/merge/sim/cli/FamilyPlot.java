@@ -1,5 +1,6 @@
 package io.lsmpolicies.merge.sim.cli;
 
+import io.lsmpolicies.merge.plot.BarCharts;
 import io.lsmpolicies.merge.plot.PngFile;
 import io.lsmpolicies.merge.sim.FamilyEvaluation;
 import io.lsmpolicies.merge.sim.FamilyGoals;
@@ -51,15 +52,8 @@ public final class FamilyPlot {
                 .xAxisTitle("trace family (flush lengths / reads after each flush)")
                 .yAxisTitle("total cost above the optimum, % (0 = the optimum)")
                 .build();
-        Styler s = chart.getStyler();
-        chart.getStyler().setXAxisLabelRotation(60);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
-        chart.getStyler().setPlotGridHorizontalLinesVisible(true);
-        chart.getStyler().setYAxisDecimalPattern("0");
-        chart.getStyler().setYAxisMin(0.0);
-        chart.getStyler().setXAxisTicksVisible(true);
-        chart.getStyler().setYAxisTicksVisible(true);
-        s.setSeriesColors(new Color[] {new Color(0xd62728), new Color(0x2ca02c), new Color(0x7f7f7f)});
+        BarCharts.style(chart, Styler.LegendPosition.OutsideS, "0", new Color(0xd62728), new Color(0x2ca02c),
+                new Color(0x7f7f7f));
         chart.addSeries(goals.tested(), families, tested);
         chart.addSeries("best static policy of each family (chosen knowing the family)", families, best);
         chart.addSeries(String.format(Locale.ROOT, "%s (the static policy with the least worst case, %.2fx)",
