@@ -232,9 +232,12 @@ class DeviceClassTest {
      * Writes the kernel makes on the command's behalf pay the class's bandwidth too: 320 MiB written and fsynced
      * under a 64 MiB memory cap (reclaim hands most of the dirty pages to the kernel's flusher threads before the
      * fsync), then 320 MiB written and flushed with {@code syncfs} (the flusher threads write them), each take at
-     * least 0.8 times what the {@code ssd} class's 500 MB/s allows. With cgroup v1 the flusher threads' writes are
+     * least half what the {@code ssd} class's 500 MB/s allows. With cgroup v1 the flusher threads' writes are
      * charged to the root blkio group, so a rule in the command's group let them through at the host's speed
-     * (1.9-3.6 GB/s here). The backing file is on {@code /dev/shm} where there is one, so the host's disk cannot
+     * (1.9-3.6 GB/s here). The bound is half, not the full rate: the block layer's throttle accounts in time slices
+     * and can let more through than its rate: 550-570 MB/s with fsync and 490-510 MB/s with syncfs on a quiet
+     * machine, 659 MB/s with syncfs while the build's other modules were tested beside it (a bound of 0.8 times the
+     * rate, 625 MB/s, failed there). The backing file is on {@code /dev/shm} where there is one, so the host's disk cannot
      * make the class look slower than it is. A property of the emulation, not a timing of the engine: it bounds
      * the time from below only.
      */
@@ -256,7 +259,7 @@ class DeviceClassTest {
         Run r = run(command, null);
         assertThat(r.status).as(r.stderr).isZero();
 
-        double least = 0.8 * mib * (1 << 20) / 500e6;
+        double least = 0.5 * mib * (1 << 20) / 500e6;
         for (String how : List.of("fsync", "syncfs")) {
             Matcher m = Pattern.compile("(?m)^" + how + "=(\\d+)$").matcher(r.stdout);
             assertThat(m.find()).as(r.stdout).isTrue();
