@@ -67,8 +67,8 @@ import java.util.List;
  * <p><b>Bounds.</b> In a quiet stretch (the rate below {@value #QUIET} of the highest it has been, from a step without
  * reads, or one whose rate would give the low-rate rule a size ratio above {@code quiet-k}, until the rate is back
  * above that fraction) the SSTables of the stretch's flushes follow MinLatency's schedule with {@code k = quiet-k}: a
- * hedge against the first step of a surge of reads, which is decided before it is seen. When the stack holds more than {@code max-k} SSTables, the cheapest
- * run that brings it back to {@code max-k} is merged.
+ * hedge against the first step of a surge of reads, which is decided before it is seen. When the stack holds more
+ * than {@code max-k} SSTables, the cheapest run that brings it back to {@code max-k} is merged.
  *
  * <p>Parameters: {@code max-k} (1..1,000,000, default {@value #DEFAULT_MAX_K}), {@code quiet-k} (1..1,000,000,
  * default {@value #DEFAULT_QUIET_K}) and {@code read-cost} (bytes one read pays to probe one SSTable, 0..2^30, default

@@ -18,7 +18,8 @@ public final class AdaptivePolicyFactory implements PolicyFactory {
     static final ParameterSpec MAX_K = ParameterSpec.optionalInt("max-k", 1, StackPolicies.MAX_K,
             AdaptivePolicy.DEFAULT_MAX_K, "most SSTables kept after each flush and its merges, whatever is read");
     static final ParameterSpec QUIET_K = ParameterSpec.optionalInt("quiet-k", 1, StackPolicies.MAX_K,
-            AdaptivePolicy.DEFAULT_QUIET_K, "most SSTables of a quiet stretch's flushes (reads stopped: below 1% of the highest rate seen)");
+            AdaptivePolicy.DEFAULT_QUIET_K,
+            "most SSTables of a quiet stretch's flushes (reads stopped: below 1% of the highest rate seen)");
     static final ParameterSpec READ_COST = ParameterSpec.optionalLong("read-cost", 0, 1L << 30, 4096,
             "bytes one read pays to probe one SSTable (the simulator's --read-cost)");
 

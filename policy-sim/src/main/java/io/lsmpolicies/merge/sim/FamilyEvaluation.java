@@ -159,4 +159,22 @@ public final class FamilyEvaluation {
         }
         return rows;
     }
+
+    /**
+     * {@return {@link #evaluate(TraceFamily, int[], long[], Map, long)} for every family}
+     *
+     * @param families the trace families
+     * @param horizons the flushes of the traces, each {@code >= 1}, at least one
+     * @param seeds    the seeds, one trace each per horizon
+     * @param policies the policies by label
+     * @param readCost the bytes of one SSTable probe
+     */
+    public static List<Row> evaluate(List<TraceFamily> families, int[] horizons, long[] seeds,
+            Map<String, MergePolicy> policies, long readCost) {
+        List<Row> rows = new ArrayList<>();
+        for (TraceFamily f : families) {
+            rows.add(evaluate(f, horizons, seeds, policies, readCost));
+        }
+        return rows;
+    }
 }

@@ -27,10 +27,7 @@ class PublishedFamilyGoalsTest {
         all.put("adaptive", MergePolicies.create("adaptive", Map.of()));
         all.putAll(statics);
         long[] seeds = {firstSeed, firstSeed + 1, firstSeed + 2};
-        List<FamilyEvaluation.Row> rows = new ArrayList<>();
-        for (TraceFamily f : TraceFamily.standard()) {
-            rows.add(FamilyEvaluation.evaluate(f, 500, seeds, all, 4096));
-        }
+        List<FamilyEvaluation.Row> rows = FamilyEvaluation.evaluate(TraceFamily.standard(), 500, seeds, all, 4096);
         FamilyGoals goals = FamilyGoals.of(rows, "adaptive", new ArrayList<>(statics.keySet()));
         assertThat(goals.worst()).as("worst ratio, on %s", goals.worstFamily()).isBetween(1.0, FamilyGoals.WORST_GOAL);
         assertThat(goals.misses()).as("families more than 5%% above the best static policy").isEmpty();

@@ -106,14 +106,14 @@ public final class FamilyTable implements Callable<Integer> {
         out.printf(Locale.ROOT, "%-18s %14s %9s  %-44s %9s %10s%n", "family", "optimum (MB)", policy.length() > 9
                 ? "tested" : policy, "best static", "its ratio", "vs best");
         out.println("-".repeat(110));
-        List<FamilyEvaluation.Row> rows = new ArrayList<>();
-        for (TraceFamily f : TraceFamily.standard()) {
-            FamilyEvaluation.Row row = FamilyEvaluation.evaluate(f, lengths, seedsOf(0), all, readCost);
-            rows.add(row);
+        List<FamilyEvaluation.Row> rows = FamilyEvaluation.evaluate(TraceFamily.standard(), lengths, seedsOf(0), all,
+                readCost);
+        for (FamilyEvaluation.Row row : rows) {
             String best = row.best(staticLabels);
             double mine = row.ratios().get(policy);
             double theirs = row.ratios().get(best);
-            out.printf(Locale.ROOT, "%-18s %14.1f %9.3f  %-44s %9.3f %+9.1f%%%n", f.name(), row.optimum() / 1e6, mine,
+            out.printf(Locale.ROOT, "%-18s %14.1f %9.3f  %-44s %9.3f %+9.1f%%%n", row.family().name(),
+                    row.optimum() / 1e6, mine,
                     best, theirs, 100 * (mine / theirs - 1));
         }
         out.println();
@@ -159,11 +159,8 @@ public final class FamilyTable implements Callable<Integer> {
         for (int set = 0; set < seedSets; set++) {
             FamilyGoals goals = first;
             if (set > 0) {
-                List<FamilyEvaluation.Row> rows = new ArrayList<>();
-                for (TraceFamily f : TraceFamily.standard()) {
-                    rows.add(FamilyEvaluation.evaluate(f, lengths, seedsOf(set), all, readCost));
-                }
-                goals = FamilyGoals.of(rows, policy, staticLabels);
+                goals = FamilyGoals.of(FamilyEvaluation.evaluate(TraceFamily.standard(), lengths, seedsOf(set), all,
+                        readCost), policy, staticLabels);
             }
             worstMet += goals.worstMet() ? 1 : 0;
             noMiss += goals.misses().isEmpty() ? 1 : 0;
