@@ -16,12 +16,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A store on a real file system that fills up: a 16 MiB tmpfs is mounted for the test (this needs root and
- * {@code mount}; elsewhere the test is skipped and says why). Puts of 3,000-byte values with WAL {@code sync} run until
- * one fails: once with flushes (a flush is most likely to find the file system full), once with a MemTable larger
+ * {@code mount}; elsewhere the test is skipped and says why). Puts of 3,000-byte values, with WAL {@code sync} and with
+ * {@code async}, run until one fails: once with flushes (a flush is most likely to find the file system full), once with a MemTable larger
  * than the file system (the write-ahead log fills it, short writes included). Then 1 MiB is freed (a file put
  * there first is deleted) before the failed store is closed: a store that wrote again after a failure (its close
  * flushed a half-written buffer again) would use that space to damage its log. The store, copied to a large disk, opens with every acknowledged record; after the tmpfs is grown
@@ -55,11 +55,14 @@ class DiskFullFileSystemTest {
     /**
      * @param memtableBytes 1 MiB: flushes run, and the space most likely runs out in one (a background failure);
      *                      64 MiB, more than the file system: nothing is flushed, and the write-ahead log fills it
+     * @param walMode       {@code SYNC}, whose log is written with {@code write(2)}, or {@code ASYNC}, whose log is
+     *                      written through a memory mapping that claims space a step ahead (the claim fails)
      */
-    @ParameterizedTest(name = "MemTable of {0} bytes")
-    @ValueSource(ints = {1 << 20, 64 << 20})
-    void aStoreOnAFileSystemThatFilledUpOpensWithEveryAcknowledgedRecord(int memtableBytes) throws Exception {
-        StoreOptions options = StoreOptions.builder().memtableBytes(memtableBytes).walMode(SyncMode.SYNC)
+    @ParameterizedTest(name = "MemTable of {0} bytes, WAL {1}")
+    @CsvSource({"1048576, SYNC", "67108864, SYNC", "1048576, ASYNC", "67108864, ASYNC"})
+    void aStoreOnAFileSystemThatFilledUpOpensWithEveryAcknowledgedRecord(int memtableBytes, SyncMode walMode)
+            throws Exception {
+        StoreOptions options = StoreOptions.builder().memtableBytes(memtableBytes).walMode(walMode)
                 .policy("binomial:k=3").build();
         Assumptions.assumeTrue(System.getProperty("os.name", "").startsWith("Linux"),
                 "mounting a small tmpfs needs Linux");

@@ -28,6 +28,11 @@ final class AccountedChannel extends FileChannel {
         this.hook = layer.hook();
     }
 
+    /** {@return appends to this file through a mapping (see {@link MappedAppends}), the first at {@code end}} */
+    MappedAppends mapAppends(long end) {
+        return new MappedAppends(this, delegate, path, cause, layer, end);
+    }
+
     /** A read of {@code n} bytes into {@code dst} from {@code start}, as the hook lets it end (maybe shorter). */
     private int afterRead(ByteBuffer dst, int start, int n, boolean positional) throws IOException {
         if (n <= 0 || hook == FaultHook.NONE) {
@@ -179,7 +184,7 @@ final class AccountedChannel extends FileChannel {
         return (int) count(n, true);
     }
 
-    /** Not supported: a mapping would move bytes the layer cannot see. */
+    /** Not supported: a mapping would move bytes the layer cannot see (appends go through {@link MappedAppends}). */
     @Override
     public MappedByteBuffer map(MapMode mode, long position, long size) {
         throw new UnsupportedOperationException("memory mapping bypasses the file layer's accounting");

@@ -107,6 +107,26 @@ public final class FileLayer {
         return new AccountedChannel(channel, path, cause, this);
     }
 
+    /**
+     * Appends to {@code channel}'s file through a memory mapping from now on (see {@link MappedAppends}): the next
+     * append lands at {@code end}, which must be the file's size. The channel stays the caller's to close.
+     *
+     * @param channel a channel this layer opened for writing
+     * @param end     the file's size: where the first append goes
+     * @return the appender
+     * @throws IOException if the file's size is not {@code end}
+     */
+    public MappedAppends mapAppends(FileChannel channel, long end) throws IOException {
+        if (!(channel instanceof AccountedChannel accounted)) {
+            throw new IllegalArgumentException("not a channel of this file layer: " + channel);
+        }
+        if (channel.size() != end) {
+            throw new IOException("mapped appends must start at the end of the file: it has " + channel.size()
+                    + " bytes, not " + end);
+        }
+        return accounted.mapAppends(end);
+    }
+
     // The other file operations the engine performs. Each goes through here, so that every one of them can be
     // counted, throttled or (in tests) failed at this one seam.
 

@@ -2,6 +2,7 @@ package io.lsmpolicies.lsm.log;
 
 import io.lsmpolicies.lsm.io.FileLayer;
 import io.lsmpolicies.lsm.io.IoCause;
+import io.lsmpolicies.lsm.io.MappedAppends;
 import io.lsmpolicies.lsm.sstable.BackgroundSync;
 import java.io.Closeable;
 import java.io.IOException;
@@ -30,6 +31,8 @@ public final class LogWriter implements Closeable {
     private final FileChannel channel;
     private final ByteBuffer buffer;
     private final int maxRecordBytes;
+    /** Appends through a mapping after the header (see {@link #create(FileLayer, Path, LogKind, int, boolean)}); null: writes. */
+    private MappedAppends appends;
     /** The checksum of the record being appended (one writer thread at a time). */
     private final CRC32C crc = new CRC32C();
     private long position;
@@ -56,14 +59,41 @@ public final class LogWriter implements Closeable {
 
     /** As {@link #create(Path, LogKind, int)}, with I/O through {@code files}, charged to the log's kind. */
     public static LogWriter create(FileLayer files, Path path, LogKind kind, int maxRecordBytes) throws IOException {
+        return create(files, path, kind, maxRecordBytes, false);
+    }
+
+    /**
+     * As {@link #create(FileLayer, Path, LogKind, int)}; with {@code mapped}, the records after the header reach
+     * the file through a memory mapping ({@link MappedAppends}) instead of a {@code write(2)} per {@link #flush()}:
+     * a copy into the page cache, which a process crash does not lose either. The file then ends in up to
+     * {@value MappedAppends#STEP_BYTES} zero bytes claimed ahead of the records until {@link #close()} cuts them
+     * (a crash leaves them; {@link LogReader} takes them for the end of the log). For a log flushed often and
+     * forced seldom: each {@link #sync()} also writes the claimed zeros' pages once.
+     *
+     * @param files          the file layer
+     * @param path           the new file
+     * @param kind           the log's kind
+     * @param maxRecordBytes largest payload accepted; readers must be given the same bound
+     * @param mapped         whether records go through a memory mapping
+     * @return the writer
+     * @throws IOException if the file cannot be created, or its header written and forced
+     */
+    public static LogWriter create(FileLayer files, Path path, LogKind kind, int maxRecordBytes, boolean mapped)
+            throws IOException {
         if (maxRecordBytes < 0) {
             throw new IllegalArgumentException("maxRecordBytes must be >= 0, was " + maxRecordBytes);
         }
-        FileChannel channel = files.open(path, cause(kind), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        FileChannel channel = mapped // a mapping for writing needs a channel that reads too
+                ? files.open(path, cause(kind), StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE)
+                : files.open(path, cause(kind), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         LogWriter w = new LogWriter(path, channel, 64 * 1024, maxRecordBytes);
         try {
             w.writeFully(LogFormat.header(kind));
             channel.force(true);
+            if (mapped) {
+                w.appends = files.mapAppends(channel, w.position);
+            }
         } catch (IOException | RuntimeException e) {
             w.closeQuietly(e);
             try {
@@ -191,7 +221,11 @@ public final class LogWriter implements Closeable {
         long before = flushedEnd;
         flush();
         try {
-            channel.force(false);
+            if (appends != null) {
+                appends.force();
+            } else {
+                channel.force(false);
+            }
         } catch (IOException | RuntimeException e) {
             flushedEnd = before;
             throw failed(e);
@@ -206,7 +240,8 @@ public final class LogWriter implements Closeable {
      * @return the force
      */
     public Future<?> startBackgroundSync() {
-        return BackgroundSync.start(channel);
+        MappedAppends a = appends;
+        return a != null ? BackgroundSync.start(a::force) : BackgroundSync.start(channel);
     }
 
     /**
@@ -220,7 +255,11 @@ public final class LogWriter implements Closeable {
         failure = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
         buffer.clear();
         try {
-            channel.truncate(flushedEnd);
+            if (appends != null) {
+                appends.cutTo(flushedEnd);
+            } else {
+                channel.truncate(flushedEnd);
+            }
             position = flushedEnd;
         } catch (IOException | RuntimeException t) {
             failure.addSuppressed(t);
@@ -249,14 +288,25 @@ public final class LogWriter implements Closeable {
     }
 
     private void writeFully(ByteBuffer src) throws IOException {
+        if (appends != null) {
+            while (src.hasRemaining()) {
+                int n = appends.append(src);
+                if (n <= 0) {
+                    throw new IOException("no byte of " + src.remaining() + " appended to " + path);
+                }
+                position += n;
+            }
+            return;
+        }
         while (src.hasRemaining()) {
             position += channel.write(src, position);
         }
     }
 
     /**
-     * Flushes buffered records and closes the file (without forcing: call {@link #sync()} first for that). After
-     * a failure it only closes the file: nothing is written.
+     * Flushes buffered records and closes the file (without forcing: call {@link #sync()} first for that). A mapped
+     * log is first cut at its last record and that cut forced, so that the file on disk ends there. After a failure it
+     * only closes the file: nothing is written.
      */
     @Override
     public void close() throws IOException {
@@ -266,8 +316,14 @@ public final class LogWriter implements Closeable {
         try {
             if (failure == null) {
                 flush();
+                if (appends != null) {
+                    appends.trim();
+                }
             }
         } finally {
+            if (appends != null) {
+                appends.close();
+            }
             channel.close();
         }
     }

@@ -67,7 +67,8 @@ public final class WalWriter implements Closeable {
         if (mode == SyncMode.OFF) {
             throw new IllegalArgumentException("sync mode OFF writes no write-ahead log");
         }
-        return new WalWriter(LogWriter.create(files, path, LogKind.WAL, MAX_RECORD_BYTES), mode);
+        return new WalWriter(LogWriter.create(files, path, LogKind.WAL, MAX_RECORD_BYTES, mode == SyncMode.ASYNC),
+                mode);
     }
 
     /**

@@ -31,8 +31,29 @@ public final class BackgroundSync {
      * @return the force, for {@link #await} or {@link Future#isDone()}
      */
     public static Future<?> start(FileChannel channel) {
+        return start(() -> channel.force(false));
+    }
+
+    /** A force of a file's data to the device. */
+    @FunctionalInterface
+    public interface Force {
+        /**
+         * Forces the bytes written so far.
+         *
+         * @throws IOException if the force failed
+         */
+        void force() throws IOException;
+    }
+
+    /**
+     * Starts {@code force} (of a file being written) on a daemon thread.
+     *
+     * @param force the force
+     * @return it, for {@link #await} or {@link Future#isDone()}
+     */
+    public static Future<?> start(Force force) {
         return THREADS.submit(() -> {
-            channel.force(false);
+            force.force();
             return null;
         });
     }

@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The log format against every way a file can break: flipped bytes, truncation, zero fill, bad headers. */
 class LogFormatTest {
@@ -30,8 +32,13 @@ class LogFormatTest {
 
     /** Writes {@code records} to a new log and returns its path. */
     private Path write(List<byte[]> records) throws IOException {
+        return write(records, false);
+    }
+
+    /** Writes {@code records} to a new log, through a mapping if {@code mapped}, and returns its path. */
+    private Path write(List<byte[]> records, boolean mapped) throws IOException {
         Path path = dir.resolve("log-" + (files++));
-        try (LogWriter w = LogWriter.create(path, LogKind.WAL, MAX)) {
+        try (LogWriter w = LogWriter.create(FileLayer.plain(), path, LogKind.WAL, MAX, mapped)) {
             for (byte[] r : records) {
                 w.append(r);
             }
@@ -82,10 +89,11 @@ class LogFormatTest {
         return starts;
     }
 
-    @Test
-    void recordsRoundTripAndTheTailIsClean() throws IOException {
+    @ParameterizedTest(name = "mapped {0}")
+    @ValueSource(booleans = {false, true})
+    void recordsRoundTripAndTheTailIsClean(boolean mapped) throws IOException {
         List<byte[]> records = records(1, 60);
-        Path path = write(records);
+        Path path = write(records, mapped);
         try (LogReader r = LogReader.open(path, LogKind.WAL, MAX, true)) {
             assertSameRecords(readAll(r), records);
             assertThat(r.tail()).isEqualTo(new LogTail(false, Files.size(path), "clean end"));
@@ -148,13 +156,14 @@ class LogFormatTest {
      * advanced position (the first bytes of a record twice), a log no reader takes for torn. Now the file is cut
      * back to the last record a flush or sync completed, and nothing is written after the failure.
      */
-    @Test
-    void aShortWriteOnAFullDeviceLeavesTheLogAtItsLastCompleteRecord() throws IOException {
+    @ParameterizedTest(name = "mapped {0}")
+    @ValueSource(booleans = {false, true})
+    void aShortWriteOnAFullDeviceLeavesTheLogAtItsLastCompleteRecord(boolean mapped) throws IOException {
         FaultInjector faults = new FaultInjector(dir.resolve("trash"));
         FileLayer layer = FileLayer.withFaults(faults);
         Path path = dir.resolve("full.log");
         List<byte[]> records = nonZeroRecords();
-        LogWriter w = LogWriter.create(layer, path, LogKind.WAL, MAX);
+        LogWriter w = LogWriter.create(layer, path, LogKind.WAL, MAX, mapped);
         w.append(records.get(0));
         w.sync();
         w.append(records.get(1));
@@ -179,12 +188,13 @@ class LogFormatTest {
     }
 
     /** A failed sync cuts off the records that call flushed: they were never made durable. */
-    @Test
-    void aFailedSyncCutsOffTheRecordsItFlushed() throws IOException {
+    @ParameterizedTest(name = "mapped {0}")
+    @ValueSource(booleans = {false, true})
+    void aFailedSyncCutsOffTheRecordsItFlushed(boolean mapped) throws IOException {
         FaultInjector faults = new FaultInjector(dir.resolve("trash"));
         Path path = dir.resolve("sync.log");
         List<byte[]> records = nonZeroRecords();
-        try (LogWriter w = LogWriter.create(FileLayer.withFaults(faults), path, LogKind.WAL, MAX)) {
+        try (LogWriter w = LogWriter.create(FileLayer.withFaults(faults), path, LogKind.WAL, MAX, mapped)) {
             w.append(records.get(0));
             w.sync();
             long end = w.size();
