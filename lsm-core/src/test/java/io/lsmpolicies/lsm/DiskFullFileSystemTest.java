@@ -20,13 +20,14 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A store on a real file system that fills up: a 16 MiB tmpfs is mounted for the test (this needs root and
- * {@code mount}; elsewhere the test is skipped and says why). Puts of 3,000-byte values, with WAL {@code sync} and with
- * {@code async}, run until one fails: once with flushes (a flush is most likely to find the file system full), once with a MemTable larger
- * than the file system (the write-ahead log fills it, short writes included). Then 1 MiB is freed (a file put
- * there first is deleted) before the failed store is closed: a store that wrote again after a failure (its close
- * flushed a half-written buffer again) would use that space to damage its log. The store, copied to a large disk, opens with every acknowledged record; after the tmpfs is grown
- * (remounted larger), it opens in place with every acknowledged record and takes writes again. The tmpfs is
- * unmounted in any case. A few seconds.
+ * {@code mount}; elsewhere the test is skipped and says why). Puts of 3,000-byte values, with WAL {@code sync} and
+ * with {@code async}, run until one fails: once with flushes (a flush is most likely to find the file system full),
+ * once with a MemTable larger than the file system (the write-ahead log fills it: short writes with {@code sync}, the
+ * write of zeros that claims the mapping's next step with {@code async}). Then 1 MiB is freed (a file put there first
+ * is deleted) before the failed store is closed: a store that wrote again after a failure (its close flushed a
+ * half-written buffer again) would use that space to damage its log. The store, copied to a large disk, opens with
+ * every acknowledged record; after the tmpfs is grown (remounted larger), it opens in place with every acknowledged
+ * record and takes writes again. The tmpfs is unmounted in any case. A few seconds.
  */
 class DiskFullFileSystemTest {
     private static final int VALUE_BYTES = 3000;

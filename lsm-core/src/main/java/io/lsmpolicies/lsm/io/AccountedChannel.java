@@ -28,6 +28,11 @@ final class AccountedChannel extends FileChannel {
         this.hook = layer.hook();
     }
 
+    /** {@return whether {@code layer} opened this channel} */
+    boolean openedBy(FileLayer layer) {
+        return this.layer == layer;
+    }
+
     /** {@return appends to this file through a mapping (see {@link MappedAppends}), the first at {@code end}} */
     MappedAppends mapAppends(long end) {
         return new MappedAppends(this, delegate, path, cause, layer, end);

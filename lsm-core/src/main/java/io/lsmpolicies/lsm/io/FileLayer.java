@@ -117,7 +117,7 @@ public final class FileLayer {
      * @throws IOException if the file's size is not {@code end}
      */
     public MappedAppends mapAppends(FileChannel channel, long end) throws IOException {
-        if (!(channel instanceof AccountedChannel accounted)) {
+        if (!(channel instanceof AccountedChannel accounted) || !accounted.openedBy(this)) {
             throw new IllegalArgumentException("not a channel of this file layer: " + channel);
         }
         if (channel.size() != end) {

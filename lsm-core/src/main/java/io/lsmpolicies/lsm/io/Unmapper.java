@@ -33,11 +33,6 @@ final class Unmapper {
         }
     }
 
-    /** {@return whether buffers are unmapped at once (else the collector does it)} */
-    static boolean unmapsAtOnce() {
-        return INVOKE_CLEANER != null;
-    }
-
     /** Unmaps {@code buffer} (a buffer {@code FileChannel.map} returned, not a view of one). */
     static void unmap(MappedByteBuffer buffer) {
         if (INVOKE_CLEANER == null) {

@@ -31,7 +31,7 @@ public final class LogWriter implements Closeable {
     private final FileChannel channel;
     private final ByteBuffer buffer;
     private final int maxRecordBytes;
-    /** Appends through a mapping after the header (see {@link #create(FileLayer, Path, LogKind, int, boolean)}); null: writes. */
+    /** Appends through a mapping after the header (see {@code create} with {@code mapped}); null: writes. */
     private MappedAppends appends;
     /** The checksum of the record being appended (one writer thread at a time). */
     private final CRC32C crc = new CRC32C();

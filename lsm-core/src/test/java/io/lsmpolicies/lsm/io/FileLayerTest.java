@@ -27,6 +27,44 @@ class FileLayerTest {
     Path dir;
 
     @Test
+    void anAsyncLogThroughAMappingCountsItsRecordsNotTheZerosItClaims() throws Exception {
+        FileLayer files = FileLayer.plain();
+        Path wal = dir.resolve("2.wal");
+        try (WalWriter w = WalWriter.create(files, wal, SyncMode.ASYNC)) {
+            for (int i = 0; i < 10; i++) {
+                WriteBatch b = new WriteBatch().put(("k" + i).getBytes(), new byte[100]);
+                w.append(WalRecord.of(i, b).encode());
+            }
+            assertThat(Files.size(wal)).as("claimed ahead").isGreaterThan(files.stats().bytesWritten(IoCause.WAL));
+        }
+        assertThat(files.stats().bytesWritten(IoCause.WAL)).isEqualTo(Files.size(wal));
+    }
+
+    @Test
+    void mappedAppendsTakeOnlyTheLayersOwnChannelAtItsEnd() throws Exception {
+        FileLayer files = FileLayer.plain();
+        Path path = dir.resolve("mapped");
+        try (FileChannel own = files.open(path, IoCause.WAL, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+                FileChannel other = FileLayer.plain().open(path, IoCause.WAL, StandardOpenOption.READ,
+                        StandardOpenOption.WRITE);
+                FileChannel plain = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            own.write(ByteBuffer.wrap(new byte[] {7, 7, 7}), 0);
+            assertThatThrownBy(() -> files.mapAppends(other, 3)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("not a channel of this file layer");
+            assertThatThrownBy(() -> files.mapAppends(plain, 3)).isInstanceOf(IllegalArgumentException.class);
+            assertThatThrownBy(() -> files.mapAppends(own, 2)).isInstanceOf(java.io.IOException.class)
+                    .hasMessageContaining("has 3 bytes, not 2");
+            try (MappedAppends appends = files.mapAppends(own, 3)) {
+                assertThat(appends.append(ByteBuffer.wrap(new byte[] {1, 2}))).isEqualTo(2);
+                assertThat(appends.end()).isEqualTo(5);
+                appends.trim();
+            }
+            assertThat(Files.readAllBytes(path)).containsExactly(7, 7, 7, 1, 2);
+        }
+    }
+
+    @Test
     void bytesAndSyncsAreCountedByCause() throws Exception {
         FileLayer files = FileLayer.plain();
         Path wal = dir.resolve("1.wal");
