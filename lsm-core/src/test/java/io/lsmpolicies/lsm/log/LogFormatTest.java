@@ -62,7 +62,7 @@ class LogFormatTest {
     }
 
     /** Reads every record; the tail is checked by the caller through the returned reader. */
-    private static List<byte[]> readAll(LogReader reader) throws IOException {
+    static List<byte[]> readAll(LogReader reader) throws IOException {
         List<byte[]> out = new ArrayList<>();
         for (byte[] r = reader.next(); r != null; r = reader.next()) {
             out.add(r);
@@ -70,7 +70,7 @@ class LogFormatTest {
         return out;
     }
 
-    private static void assertSameRecords(List<byte[]> actual, List<byte[]> expected) {
+    static void assertSameRecords(List<byte[]> actual, List<byte[]> expected) {
         assertThat(actual).hasSameSizeAs(expected);
         for (int i = 0; i < expected.size(); i++) {
             assertThat(actual.get(i)).as("record %d", i).isEqualTo(expected.get(i));

@@ -1,5 +1,7 @@
 package io.lsmpolicies.lsm.log;
 
+import static io.lsmpolicies.lsm.log.LogFormatTest.assertSameRecords;
+import static io.lsmpolicies.lsm.log.LogFormatTest.readAll;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -44,21 +46,6 @@ class MappedLogTest {
             out.add(r);
         }
         return out;
-    }
-
-    private static List<byte[]> readAll(LogReader reader) throws IOException {
-        List<byte[]> out = new ArrayList<>();
-        for (byte[] r = reader.next(); r != null; r = reader.next()) {
-            out.add(r);
-        }
-        return out;
-    }
-
-    private static void assertSameRecords(List<byte[]> actual, List<byte[]> expected) {
-        assertThat(actual).hasSameSizeAs(expected);
-        for (int i = 0; i < expected.size(); i++) {
-            assertThat(actual.get(i)).as("record %d", i).isEqualTo(expected.get(i));
-        }
     }
 
     @Test
