@@ -27,8 +27,9 @@ import java.util.zip.CRC32C;
  * the device while the writes go on, so the device writes a large table while it is built, and the force in {@link
  * #finish} waits only for the rest (without it the page cache would hold the whole table until that force: a merge's
  * thread then waits for all of its output at once). A failed force is thrown like a failed write. Memory: the two
- * buffers, one separator per page of the level being built, and 4 bytes per page written (the page lengths, for the
- * offsets block), the last two in chunks that are never copied. Not thread-safe (one caller at a time).
+ * buffers (taken from {@link GroupBuffers} and given back by {@link #close}), one separator per page of the level
+ * being built, and 4 bytes per page written (the page lengths, for the offsets block), the last two in chunks that
+ * are never copied. Not thread-safe (one caller at a time).
  */
 public final class SSTableWriter implements Closeable {
     private final Path path;
@@ -39,8 +40,12 @@ public final class SSTableWriter implements Closeable {
     private final long maxFlushIndex;
     private final long createdMillis;
     private final BloomFilter.Builder bloom;
-    /** Finished pages are written in groups of this many bytes: one system call per group, not per page. */
-    static final int WRITE_BUFFER_BYTES = 256 * 1024;
+    /**
+     * Finished pages are written in groups of this many bytes: one system call per group, not per page, and one
+     * hand-over to the background writer (a thread woken, which on a busy machine may take the caller's core), so a
+     * 4 MB flush makes 4 rather than 16 (256 KiB groups loaded 4 % to 8 % more slowly).
+     */
+    static final int WRITE_BUFFER_BYTES = 1024 * 1024;
     /** Bytes written between two background forces of the file (the last force is {@link #finish}'s). */
     static final long SYNC_EVERY_BYTES = 8L * 1024 * 1024;
 
@@ -98,8 +103,8 @@ public final class SSTableWriter implements Closeable {
         this.maxFlushIndex = maxFlushIndex;
         this.createdMillis = createdMillis;
         this.bloom = BloomFilter.builder(options.bloomBitsPerKey(), maxKeys);
-        this.pending = new byte[Math.max(pageSize, WRITE_BUFFER_BYTES)];
-        this.spare = new byte[pending.length];
+        this.pending = GroupBuffers.take(Math.max(pageSize, WRITE_BUFFER_BYTES));
+        this.spare = GroupBuffers.take(pending.length);
         pageAt(0, SSTableFormat.LEAF);
     }
 
@@ -543,6 +548,13 @@ public final class SSTableWriter implements Closeable {
             }
         }
         channel.close();
+        byte[] a = pending;
+        byte[] b = spare;
+        pending = null;
+        spare = null;
+        page = null;
+        GroupBuffers.give(a);
+        GroupBuffers.give(b);
         if (!finished) {
             files.deleteIfExists(path);
         }

@@ -22,7 +22,7 @@ class SSTableWriterBackgroundTest {
     @TempDir
     Path dir;
 
-    private static final int ENTRIES = 6000; // about 6 MB: more than 20 groups of 256 KiB
+    private static final int ENTRIES = 6000; // about 6 MB: more than 5 groups of 1 MiB
 
     private static byte[] key(int i) {
         return String.format("key%08d", i).getBytes(StandardCharsets.US_ASCII);
