@@ -42,8 +42,8 @@ public final class SSTableWriter implements Closeable {
     private final BloomFilter.Builder bloom;
     /**
      * Finished pages are written in groups of this many bytes: one system call per group, not per page, and one
-     * hand-over to the background writer (a thread woken, which on a busy machine may take the caller's core), so a
-     * 4 MB flush makes 4 rather than 16 (256 KiB groups loaded 4 % to 8 % more slowly).
+     * hand-over to the background writer (a thread woken, which on a busy machine may take the caller's core): a
+     * 4 MB flush makes 4 (docs/performance.md, "Page groups of 1 MiB", has what 256 KiB groups cost).
      */
     static final int WRITE_BUFFER_BYTES = 1024 * 1024;
     /** Bytes written between two background forces of the file (the last force is {@link #finish}'s). */
