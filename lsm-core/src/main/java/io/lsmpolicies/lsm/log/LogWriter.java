@@ -152,7 +152,7 @@ public final class LogWriter implements Closeable {
                 buffer.position(body);
                 try {
                     payload.encodeTo(buffer);
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
                     buffer.position(start);
                     throw e;
                 }

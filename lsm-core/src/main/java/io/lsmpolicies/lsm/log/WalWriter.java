@@ -165,8 +165,8 @@ public final class WalWriter implements Closeable {
                 log.flush();
                 syncInBackground();
             }
-        } catch (IOException | RuntimeException e) {
-            error = e instanceof IOException io ? io : new IOException(e);
+        } catch (IOException | RuntimeException | Error e) { // an Error too: the leader must not leave the rest waiting
+            error = e instanceof IOException io ? io : new IOException(e.toString(), e);
         } finally {
             batch.clear();
             lock.lock();

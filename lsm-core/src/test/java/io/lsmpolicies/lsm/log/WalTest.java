@@ -2,6 +2,7 @@ package io.lsmpolicies.lsm.log;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.lsmpolicies.lsm.CorruptionException;
 import io.lsmpolicies.lsm.io.DeviceProfile;
@@ -134,6 +135,51 @@ class WalTest {
                     .hasMessageContaining("injected failure");
             assertThatThrownBy(() -> w.append(batch(1, "after").encode())).isInstanceOf(IOException.class)
                     .hasMessageContaining("injected failure");
+        }
+    }
+
+    /**
+     * An Error in the group write (here thrown by a payload's encoding; an access fault in a mapped segment would be
+     * another) fails the segment like an I/O failure: before, the leader left the group write marked as running and
+     * every later writer waited for it forever.
+     */
+    @Test
+    void anErrorInTheGroupWriteFailsTheSegmentInsteadOfLeavingWritersWaiting() throws IOException {
+        try (WalWriter w = WalWriter.create(dir.resolve("000009.log"), SyncMode.ASYNC)) {
+            w.append(batch(0, "first").encode());
+            LogPayload broken = new LogPayload() {
+                @Override
+                public int encodedSize() {
+                    return 8;
+                }
+
+                @Override
+                public void encodeTo(java.nio.ByteBuffer out) {
+                    throw new AssertionError("encoder broke");
+                }
+            };
+            assertTimeoutPreemptively(java.time.Duration.ofSeconds(20), () -> {
+                assertThatThrownBy(() -> w.awaitDurable(w.enqueue(broken))).isInstanceOf(IOException.class)
+                        .hasMessageContaining("encoder broke").hasRootCauseInstanceOf(AssertionError.class);
+                java.util.concurrent.atomic.AtomicReference<Throwable> seen = new java.util.concurrent.atomic
+                        .AtomicReference<>();
+                Thread other = new Thread(() -> {
+                    try {
+                        w.append(batch(1, "second").encode());
+                    } catch (Throwable t) {
+                        seen.set(t);
+                    }
+                });
+                other.start();
+                other.join();
+                assertThat(seen.get()).as("a later writer's append").isInstanceOf(IOException.class)
+                        .hasMessageContaining("encoder broke");
+            });
+        }
+        try (LogReader r = LogReader.open(dir.resolve("000009.log"), LogKind.WAL, WalWriter.MAX_RECORD_BYTES, false)) {
+            assertThat(r.next()).as("the first record").isNotNull();
+            assertThat(r.next()).as("nothing of the broken one").isNull();
+            assertThat(r.tail().torn()).isFalse();
         }
     }
 
