@@ -23,6 +23,13 @@ import java.nio.file.Path;
  * waits for the emulated device and passes the fault hook as a {@link FileOp#WRITE} (which may fail it or cut it
  * short); a force is a {@link FileOp#SYNC} that makes the bytes appended before it durable. The zeros of a claim
  * are a write the hook may fail (a full device), not counted as the file's bytes.
+ *
+ * <p>What a mapping cannot do as a {@code write(2)} does: report a fault where it happened. If the file is cut under
+ * the writer (by another process), or the device fails to read back a claimed page the kernel had dropped, the copy
+ * faults, and the JVM reports it as an {@link InternalError} thrown in the writing thread, in compiled code at a
+ * later point than the copy. An append turns one it catches into an {@link IOException}; the write-ahead log's group
+ * commit fails its segment on one thrown during the group write (the usual place); elsewhere it reaches the thread's
+ * caller. Neither happens to a file only the store writes on a working device.
  */
 public final class MappedAppends implements Closeable {
     /** Bytes claimed (written as zeros and mapped) at a time. */
