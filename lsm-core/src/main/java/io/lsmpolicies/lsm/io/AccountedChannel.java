@@ -35,7 +35,7 @@ final class AccountedChannel extends FileChannel {
 
     /** {@return appends to this file through a mapping (see {@link MappedAppends}), the first at {@code end}} */
     MappedAppends mapAppends(long end) {
-        return new MappedAppends(this, delegate, path, cause, layer, end);
+        return new MappedAppends(this, delegate, path, hook, end);
     }
 
     /** A read of {@code n} bytes into {@code dst} from {@code start}, as the hook lets it end (maybe shorter). */
@@ -86,7 +86,7 @@ final class AccountedChannel extends FileChannel {
     }
 
     /** Records {@code n} bytes moved (n may be -1 at end of file) and waits for the emulated device. */
-    private long count(long n, boolean write) {
+    long count(long n, boolean write) {
         if (n > 0 || write) {
             if (write) {
                 layer.stats().written(cause, Math.max(0, n));
@@ -152,10 +152,24 @@ final class AccountedChannel extends FileChannel {
 
     @Override
     public void force(boolean metaData) throws IOException {
+        force(metaData, () -> delegate.size());
+    }
+
+    /** The bytes of the file a force makes durable: those written before it began. */
+    @FunctionalInterface
+    interface DurableSize {
+        long get() throws IOException;
+    }
+
+    /**
+     * Forces the file, telling the fault hook that the first {@code durable.get()} bytes, read before the force
+     * begins, are durable (the file's size, or for {@link MappedAppends} the end of its appends).
+     */
+    void force(boolean metaData, DurableSize durable) throws IOException {
         hook.before(FileOp.SYNC, path);
         // What was written before the force began is durable after it; a write another thread makes meanwhile
         // may or may not be, so the fault model counts only the first.
-        long written = hook != FaultHook.NONE ? delegate.size() : 0;
+        long written = hook != FaultHook.NONE ? durable.get() : 0;
         delegate.force(metaData);
         if (hook != FaultHook.NONE) {
             hook.synced(path, written);

@@ -39,8 +39,6 @@ public final class MappedAppends implements Closeable {
     private final AccountedChannel channel;
     private final FileChannel file;
     private final Path path;
-    private final FileLayer layer;
-    private final IoCause cause;
     private final FaultHook hook;
     /** Bytes appended: the file's size in meaning. Written by the writer, read by a force on another thread. */
     private volatile long end;
@@ -49,13 +47,11 @@ public final class MappedAppends implements Closeable {
     private MappedByteBuffer window;
     private long windowStart;
 
-    MappedAppends(AccountedChannel channel, FileChannel file, Path path, IoCause cause, FileLayer layer, long end) {
+    MappedAppends(AccountedChannel channel, FileChannel file, Path path, FaultHook hook, long end) {
         this.channel = channel;
         this.file = file;
         this.path = path;
-        this.cause = cause;
-        this.layer = layer;
-        this.hook = layer.hook();
+        this.hook = hook;
         this.end = end;
         this.claimed = end;
     }
@@ -94,9 +90,7 @@ public final class MappedAppends implements Closeable {
             copied += k;
             end = at + k;
         }
-        layer.stats().written(cause, copied);
-        layer.limitWrite(cause, copied);
-        layer.charge(copied);
+        channel.count(copied, true);
         return copied;
     }
 
@@ -124,12 +118,7 @@ public final class MappedAppends implements Closeable {
      * @throws IOException if the force failed (the hook's failure, or the device's)
      */
     public void force() throws IOException {
-        hook.before(FileOp.SYNC, path);
-        long durable = end;
-        file.force(false);
-        hook.synced(path, durable);
-        layer.stats().synced(cause);
-        layer.charge(0);
+        channel.force(false, this::end);
     }
 
     /**
