@@ -22,7 +22,8 @@ import java.util.function.LongSupplier;
  * Plans a {@link MergeOrder#MERGE_MEMTABLE} flush, a pure function of the component set, the policy and its
  * state: the MemTable is shown to the policy as the newest level-0 SSTable, the policy is asked (on previews of
  * the set) for every merge of the cascade that flush starts, and what survives is a list of tables to write,
- * each from the real tables it replaces and perhaps the MemTable. Nothing is read, written or logged.
+ * each from the real tables it replaces and perhaps the MemTable. The merge thread's merges under either merging
+ * order are planned the same way without a MemTable ({@link #merges}). Nothing is read, written or logged.
  */
 final class FlushPlanner {
     /** Bound on merges planned in one consultation, so a policy that never settles is reported. */
@@ -47,10 +48,10 @@ final class FlushPlanner {
     }
 
     /**
-     * A flush's plan.
+     * A flush's plan, or the merge thread's.
      *
-     * @param tables the tables to write, those without the MemTable first (each is one install, oldest first,
-     *               so a stack keeps its order), the one holding the MemTable last
+     * @param tables the tables to write, those without the MemTable first (each is one install), the one holding
+     *               the MemTable last; each replaces tables adjacent in the stack, so any install order keeps it
      * @param state  the policy's state after the flush and its merges
      */
     record Plan(List<PlannedTable> tables, PolicyState state) {
@@ -66,25 +67,55 @@ final class FlushPlanner {
      * @param view           the policy's view of a set (compacting tables, last access)
      * @param newFileNumber  numbers for the planned merge outputs
      * @param maxMergeBytes  the most bytes one planned merge may read (its inputs as they would be, the MemTable
-     *                       at its estimate): the plan ends before a decision with a larger merge, keeping the
-     *                       state from before it, so that the policy asks for that merge again once the flush is
-     *                       installed ({@link MergeOrder#MERGE_MEMTABLE_SMALL}); {@code Long.MAX_VALUE} for none
+     *                       at its estimate): if the cascade holds a larger merge, the plan is the MemTable alone,
+     *                       with the state from before the cascade's first decision, so that the policy asks for
+     *                       the whole cascade again once the flush is installed and the merge thread writes it
+     *                       ({@link #merges}; {@link MergeOrder#MERGE_MEMTABLE_SMALL}); {@code Long.MAX_VALUE} for
+     *                       none
      * @throws UnsupportedOperationException if the policy asks for anything but real merges into one level-0 table
      * @throws IllegalStateException         if it asks for more than {@link #MAX_JOBS} merges, or to merge a table a
      *                                       merge task is merging
      */
     static Plan plan(MergePolicy policy, PolicyState before, long reads, ComponentSet current, TableRecord flush,
             Function<ComponentSet, TreeView> view, LongSupplier newFileNumber, long maxMergeBytes) {
-        long flushId = flush.fileNumber();
         ComponentSet set = ComponentPreview.apply(current, List.of(flush), List.of());
         PolicyState state = policy.onFlush(before, view.apply(set), reads);
+        Plan cascade = cascade(policy, state, set, flush, view, newFileNumber, maxMergeBytes);
+        return cascade != null ? cascade
+                : new Plan(List.of(new PlannedTable(0, List.of(), true, List.of())), state);
+    }
+
+    /**
+     * Plans the merge thread's merges on {@code current} the same way: the policy is asked until it asks for
+     * nothing, each answer applied to a preview, and each table that survives the cascade is one merge of the real
+     * tables it replaces, so that a table created and merged away in the cascade is never written. Empty if the
+     * policy asks for nothing.
+     *
+     * @throws UnsupportedOperationException as {@link #plan}
+     * @throws IllegalStateException         as {@link #plan}
+     */
+    static Plan merges(MergePolicy policy, PolicyState state, ComponentSet current,
+            Function<ComponentSet, TreeView> view, LongSupplier newFileNumber) {
+        return cascade(policy, state, current, null, view, newFileNumber, Long.MAX_VALUE);
+    }
+
+    /**
+     * The cascade of decisions on {@code set} ({@code flush}, if not null, its newest table), folded into the
+     * tables that survive it; null if a decision asks for a merge that reads more than {@code maxMergeBytes}.
+     */
+    private static Plan cascade(MergePolicy policy, PolicyState state, ComponentSet set, TableRecord flush,
+            Function<ComponentSet, TreeView> view, LongSupplier newFileNumber, long maxMergeBytes) {
+        long flushId = flush == null ? -1 : flush.fileNumber();
         Map<Long, List<Long>> origins = new HashMap<>();
         Map<Long, List<String>> reasons = new HashMap<>();
-        origins.put(flushId, List.of(flushId));
+        if (flush != null) {
+            origins.put(flushId, List.of(flushId));
+        }
         for (int jobs = 0; ; jobs++) {
             if (jobs > MAX_JOBS) {
                 throw new IllegalStateException("policy " + policy.name() + " asked for more than " + MAX_JOBS
-                        + " merges after flush " + flush.maxFlushIndex());
+                        + " merges" + (flush == null ? " in one consultation" : " after flush "
+                        + flush.maxFlushIndex()));
             }
             Decision d = policy.decide(view.apply(set), state);
             if (d.jobs().isEmpty()) {
@@ -92,22 +123,22 @@ final class FlushPlanner {
                 break;
             }
             if (readsMore(d, set, maxMergeBytes)) {
-                break; // left to the merge thread: the decision is not taken, nor its state
+                return null;
             }
             state = d.state();
             for (MergeJob job : d.jobs()) {
                 if (job.kind() != MergeKind.REAL || job.outputLevel() != 0
                         || !(job.cut() instanceof OutputCut.SingleFile)) {
-                    throw new UnsupportedOperationException("merge order MERGE_MEMTABLE plans stack merges only "
-                            + "(real merges into one level-0 table); policy " + policy.name() + " asked for a "
-                            + job.kind() + " into level " + job.outputLevel() + " cut " + job.cut()
-                            + ": use FLUSH_THEN_MERGE with it");
+                    throw new UnsupportedOperationException("merge orders MERGE_MEMTABLE and MERGE_MEMTABLE_SMALL "
+                            + "plan stack merges only (real merges into one level-0 table); policy " + policy.name()
+                            + " asked for a " + job.kind() + " into level " + job.outputLevel() + " cut "
+                            + job.cut() + ": use FLUSH_THEN_MERGE with it");
                 }
                 List<TableRecord> inputs = new ArrayList<>();
                 List<Long> from = new ArrayList<>();
                 List<String> why = new ArrayList<>();
                 for (SSTableInfo info : job.inputs()) {
-                    if (info.compacting()) { // a merge task runs on it (MERGE_MEMTABLE_SMALL)
+                    if (info.compacting()) { // a merge task runs on it
                         throw new IllegalStateException("policy " + policy.name() + " asked to merge SSTable "
                                 + info.id() + ", which is already being merged");
                     }

@@ -18,11 +18,15 @@ public enum MergeOrder {
      */
     MERGE_MEMTABLE,
     /**
-     * As {@link #MERGE_MEMTABLE} for each merge of a step that reads at most {@link #SMALL_MERGE_MEMTABLES}
-     * MemTables' bytes (the MemTable at its estimate and the tables it merges); the step's first larger merge and
-     * those after it run on the merge thread once the flush is installed, as with {@link #FLUSH_THEN_MERGE}. A
-     * merging flush runs on the flush thread, and the writers wait for it once the immutable MemTables are full:
-     * a large merge is better run while flushes go on. The merges are the policy's either way.
+     * As {@link #MERGE_MEMTABLE} for a step whose merges each read at most {@link #SMALL_MERGE_MEMTABLES}
+     * MemTables' bytes (the MemTable at its estimate and the tables it merges). A step with a larger merge writes
+     * the MemTable alone, and the merge thread, once the flush is installed, writes the whole cascade the same
+     * way (each table that survives it once, from the real tables it replaces). A merging flush runs on the flush
+     * thread, and the writers wait for it once the immutable MemTables are full: a large merge is better run
+     * while flushes go on. The merges are the policy's either way.
+     *
+     * <p>With either merging order the merge thread folds a cascade so; with {@link #FLUSH_THEN_MERGE} it runs
+     * each merge the policy asks for as its own job.
      */
     MERGE_MEMTABLE_SMALL;
 

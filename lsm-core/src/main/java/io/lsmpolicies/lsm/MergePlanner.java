@@ -5,7 +5,9 @@ import io.lsmpolicies.lsm.manifest.PolicyViews;
 import io.lsmpolicies.lsm.manifest.TableRecord;
 import io.lsmpolicies.merge.spi.Decision;
 import io.lsmpolicies.merge.spi.MergeJob;
+import io.lsmpolicies.merge.spi.MergeKind;
 import io.lsmpolicies.merge.spi.MergePolicy;
+import io.lsmpolicies.merge.spi.OutputCut;
 import io.lsmpolicies.merge.spi.PolicyState;
 import io.lsmpolicies.merge.spi.SSTableInfo;
 import java.util.ArrayList;
@@ -13,6 +15,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.LongPredicate;
+import java.util.function.LongSupplier;
 import java.util.function.ToLongFunction;
 
 /**
@@ -76,6 +79,40 @@ final class MergePlanner {
         }
         throw new IllegalStateException("policy " + policy.name() + " asked for more than " + FlushPlanner.MAX_JOBS
                 + " merges in one consultation");
+    }
+
+    /**
+     * Plans the merges to start on {@code set} under a merging order ({@link MergeOrder#MERGE_MEMTABLE},
+     * {@link MergeOrder#MERGE_MEMTABLE_SMALL}): the policy's cascade of stack merges folded by
+     * {@link FlushPlanner#merges}, so that each table that survives the cascade is one job over the real tables it
+     * replaces and a table the cascade creates and merges away again is never written.
+     *
+     * @param compacting    the tables running merges read
+     * @param lastAccess    each table's last read
+     * @param newFileNumber numbers for the tables the cascade would create (previews only)
+     * @throws IllegalStateException         if the policy asks to merge a table that is not live or already merging,
+     *                                       or asks for more than {@link FlushPlanner#MAX_JOBS} merges
+     * @throws UnsupportedOperationException if it asks for anything but real merges into one level-0 table
+     */
+    static Consultation planFolded(MergePolicy policy, ComponentSet set, PolicyState state, Set<Long> compacting,
+            ToLongFunction<TableRecord> lastAccess, LongSupplier newFileNumber) {
+        FlushPlanner.Plan plan = FlushPlanner.merges(policy, state, set,
+                s -> PolicyViews.of(s, compacting, lastAccess), newFileNumber);
+        List<SSTableInfo> live = PolicyViews.of(set, compacting, lastAccess).levels().stream()
+                .flatMap(l -> l.runs().stream()).flatMap(r -> r.tables().stream()).toList();
+        Set<Long> busy = new HashSet<>(compacting);
+        List<MergeJob> start = new ArrayList<>();
+        for (FlushPlanner.PlannedTable t : plan.tables()) {
+            Set<Long> ids = Set.copyOf(t.realInputs());
+            // inputs in the view's order (newest first), as the policy's own stack merges list them
+            List<SSTableInfo> inputs = live.stream().filter(i -> ids.contains(i.id())).toList();
+            MergeJob job = new MergeJob(inputs, t.level(), OutputCut.SINGLE_FILE, MergeKind.REAL,
+                    String.join("; ", t.reasons()));
+            checkInputs(policy, job, id -> set.table(id).isPresent(), busy);
+            job.inputs().forEach(i -> busy.add(i.id()));
+            start.add(job);
+        }
+        return new Consultation(start, plan.state(), false);
     }
 
     /**

@@ -104,8 +104,11 @@ final class MergeScheduler {
         }
         MergePlanner.Consultation c;
         try {
-            c = MergePlanner.plan(policy, ctx.manifest().current(), state, compacting, running, this::lastAccess);
-        } catch (IllegalStateException e) {
+            c = ctx.options().mergeOrder() == MergeOrder.FLUSH_THEN_MERGE
+                    ? MergePlanner.plan(policy, ctx.manifest().current(), state, compacting, running, this::lastAccess)
+                    : MergePlanner.planFolded(policy, ctx.manifest().current(), state, compacting, this::lastAccess,
+                            ctx.manifest()::newFileNumber);
+        } catch (IllegalStateException | UnsupportedOperationException e) {
             ctx.run().fail(e);
             return;
         }

@@ -1,5 +1,6 @@
 package io.lsmpolicies.lsm;
 
+import static io.lsmpolicies.lsm.LiteralTables.flushes;
 import static io.lsmpolicies.lsm.LiteralTables.set;
 import static io.lsmpolicies.lsm.LiteralTables.table;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,6 +51,33 @@ class FlushPlannerTest {
         ComponentSet flushed = ComponentPreview.apply(before, List.of(table(3, 0, "a", "z")), List.of());
         assertThat(constant.decide(PolicyViews.of(flushed, Set.of()), large.state()).jobs()).singleElement()
                 .satisfies(j -> assertThat(j.inputs()).hasSize(3));
+    }
+
+    /**
+     * Tiered, size ratio 4, three tables of 4 flushes and three of 1 before flush 16: the flush starts a cascade of
+     * two merges (four tables of 1 into one of 4, then four of 4 into one of 16). With a bound the second exceeds,
+     * nothing of the cascade is folded into the flush, not even the first merge (its table of 4 would only be
+     * merged again): the MemTable is written alone, and the policy, asked again once it is a table, asks for the
+     * whole cascade for the merge thread. Without a bound the flush writes the one table of 16.
+     */
+    @Test
+    void aCascadeWithAMergeAboveTheBoundIsLeftWholeToTheMergeThread() {
+        MergePolicy tiered = MergePolicies.parse("tiered:size-ratio=4");
+        ComponentSet before = set(flushes(1, 1, 4), flushes(2, 5, 8),
+                flushes(3, 9, 12), flushes(13, 13, 13), flushes(14, 14, 14),
+                flushes(15, 15, 15));
+        FlushPlanner.Plan whole = FlushPlanner.plan(tiered, tiered.initialState(), 0, before,
+                flushes(16, 16, 16), s -> PolicyViews.of(s, Set.of()), new AtomicLong(100)::incrementAndGet,
+                Long.MAX_VALUE);
+        assertThat(whole.tables()).singleElement().satisfies(t -> {
+            assertThat(t.withMemTable()).isTrue();
+            assertThat(t.realInputs()).containsExactlyInAnyOrder(1L, 2L, 3L, 13L, 14L, 15L);
+            assertThat(t.reasons()).containsExactly("tier 0 holds 4 SSTables", "tier 1 holds 4 SSTables");
+        });
+        FlushPlanner.Plan bounded = FlushPlanner.plan(tiered, tiered.initialState(), 0, before,
+                flushes(16, 16, 16), s -> PolicyViews.of(s, Set.of()), new AtomicLong(100)::incrementAndGet,
+                15_999);
+        assertThat(bounded.tables()).containsExactly(new FlushPlanner.PlannedTable(0, List.of(), true, List.of()));
     }
 
     @Test

@@ -17,6 +17,16 @@ final class LiteralTables {
                 1_700_000_000_000L + n, Long.MAX_VALUE, 900);
     }
 
+    /**
+     * Level-0 table {@code n} over keys a..z holding flushes {@code first..last} (as a merge of them would: 1,000 bytes
+     * per flush).
+     */
+    static TableRecord flushes(long n, long first, long last) {
+        long count = last - first + 1;
+        return new TableRecord(n, 0, 1000 * count, 10 * count, 0, bytes("a"), bytes("z"), 100 * first,
+                100 * last + 9, first, last, 1_700_000_000_000L + n, Long.MAX_VALUE, 900 * count);
+    }
+
     /** The set holding {@code tables}. */
     static ComponentSet set(TableRecord... tables) {
         ManifestEdit.Builder b = ManifestEdit.builder();

@@ -1,6 +1,7 @@
 package io.lsmpolicies.lsm;
 
 import static io.lsmpolicies.lsm.LiteralTables.bytes;
+import static io.lsmpolicies.lsm.LiteralTables.flushes;
 import static io.lsmpolicies.lsm.LiteralTables.set;
 import static io.lsmpolicies.lsm.LiteralTables.table;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -9,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.lsmpolicies.lsm.manifest.ComponentSet;
 import io.lsmpolicies.lsm.manifest.ManifestEdit;
 import io.lsmpolicies.lsm.manifest.TableRecord;
+import io.lsmpolicies.merge.MergePolicies;
 import io.lsmpolicies.merge.spi.Decision;
 import io.lsmpolicies.merge.spi.MergeJob;
 import io.lsmpolicies.merge.spi.MergeKind;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
@@ -151,6 +154,35 @@ class MergePlannerTest {
         assertThat(c.jobs()).extracting(MergeJob::reason).containsExactly("scripted 1");
         assertThat(c.deferred()).isTrue();
         assertThat(c.state()).isEqualTo(new Count(1));
+    }
+
+    /**
+     * Under a merging order the merge thread's cascade is folded: Tiered, size ratio 4, with three tables of 4 flushes
+     * and four of 1 asks for four tables of 1 into one of 4 and then four of 4 into one of 16; that is one job over
+     * the seven real tables (the table of 4 is never written). Step by step ({@link MergePlanner#plan}, the
+     * FLUSH_THEN_MERGE order) the same consultation starts only the first merge. While a merge runs, Tiered asks for
+     * nothing, and nothing starts.
+     */
+    @Test
+    void underAMergingOrderTheMergeThreadWritesACascadeAsOneTable() {
+        MergePolicy tiered = MergePolicies.parse("tiered:size-ratio=4");
+        ComponentSet stack = set(flushes(1, 1, 4), flushes(2, 5, 8),
+                flushes(3, 9, 12), flushes(13, 13, 13), flushes(14, 14, 14),
+                flushes(15, 15, 15), flushes(16, 16, 16));
+        AtomicLong numbers = new AtomicLong(100);
+        MergePlanner.Consultation folded = MergePlanner.planFolded(tiered, stack, tiered.initialState(), Set.of(),
+                TableRecord::createdMillis, numbers::incrementAndGet);
+        assertThat(folded.jobs()).singleElement().satisfies(j -> {
+            assertThat(j.inputs()).extracting(SSTableInfo::id).containsExactly(16L, 15L, 14L, 13L, 3L, 2L, 1L);
+            assertThat(j.outputLevel()).isZero();
+            assertThat(j.kind()).isEqualTo(MergeKind.REAL);
+            assertThat(j.reason()).isEqualTo("tier 0 holds 4 SSTables; tier 1 holds 4 SSTables");
+        });
+        assertThat(MergePlanner.plan(tiered, stack, tiered.initialState(), Set.of(), List.of(),
+                TableRecord::createdMillis).jobs()).singleElement()
+                .satisfies(j -> assertThat(j.inputs()).extracting(SSTableInfo::id).containsExactly(16L, 15L, 14L, 13L));
+        assertThat(MergePlanner.planFolded(tiered, stack, tiered.initialState(), Set.of(1L), TableRecord::createdMillis,
+                numbers::incrementAndGet).jobs()).isEmpty();
     }
 
     @Test

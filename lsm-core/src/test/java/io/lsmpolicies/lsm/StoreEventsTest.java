@@ -16,6 +16,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +41,11 @@ class StoreEventsTest {
     }
 
     private static void load(LsmStore store, int n) throws IOException {
-        for (int i = 0; i < n; i++) {
+        load(store, 0, n);
+    }
+
+    private static void load(LsmStore store, int from, int n) throws IOException {
+        for (int i = from; i < from + n; i++) {
             store.put(b(String.format("key%06d", i)), new byte[100]);
         }
     }
@@ -131,6 +137,48 @@ class StoreEventsTest {
         // each merge after a flush of its own reads the flushed table and the store of more than the bound
         List<StoreEvent.Merge> after = merges.stream().filter(m -> m.inputs().size() == 2).toList();
         assertThat(after).hasSize(alone.size()).allSatisfy(m -> assertThat(m.inputBytes()).isGreaterThan(bound));
+    }
+
+    /**
+     * {@link MergeOrder#MERGE_MEMTABLE_SMALL} with Tiered, size ratio 4, and 64 flushes of about half a MemTable each,
+     * one at a time: flush 16's cascade (four tables of 1 flush into one of 4, four of 4 into one of 16) reads less
+     * than the bound and is folded into the flush; flush 64's last merge (four tables of 16) reads more, so the
+     * flush writes its MemTable alone and the merge thread writes the whole cascade as one table of the ten it
+     * replaces: no table of 16 flushes is written only to be merged again. Every record reads back.
+     */
+    @Test
+    void aCascadeAboveTheBoundIsWrittenOnceByTheMergeThread() throws Exception {
+        Path dir = tmp.resolve("c");
+        StoreOptions o = StoreOptions.builder().memtableBytes(64 * 1024).walMode(SyncMode.ASYNC)
+                .policy(MergePolicies.parse("tiered:size-ratio=4")).mergeOrder(MergeOrder.MERGE_MEMTABLE_SMALL)
+                .build();
+        long bound = MergeOrder.SMALL_MERGE_MEMTABLES * o.memtableBytes();
+        int perFlush = 300;
+        int flushes = 64;
+        try (LsmStore store = LsmStore.open(dir, o)) {
+            for (int f = 0; f < flushes; f++) {
+                load(store, f * perFlush, perFlush);
+                store.flush();
+                store.awaitMerges();
+            }
+            for (int i = 0; i < flushes * perFlush; i++) {
+                assertThat(store.get(b(String.format("key%06d", i)))).as("key %d", i).hasSize(100);
+            }
+            assertThat(store.components().tableCount()).isEqualTo(1);
+        }
+        List<StoreEvent> logged = EventLog.read(dir).events();
+        List<StoreEvent.Flush> flushed = of(logged, StoreEvent.Flush.class);
+        assertThat(flushed).as("one flush per call, none of a full MemTable").hasSize(flushes);
+        assertThat(flushed.get(15).mergedIn()).as("flush 16 folds its cascade").hasSize(6);
+        assertThat(flushed.get(63).mergedIn()).as("flush 64 writes its MemTable alone").isEmpty();
+        Set<Long> flushTables = flushed.stream().flatMap(f -> f.tables().stream()).collect(Collectors.toSet());
+        List<StoreEvent.Merge> mergeThread = of(logged, StoreEvent.Merge.class).stream()
+                .filter(m -> !flushTables.containsAll(m.outputs())).toList();
+        assertThat(mergeThread).as("the merge thread's merges").singleElement().satisfies(m -> {
+            assertThat(m.inputs()).hasSize(10);
+            assertThat(m.inputBytes()).isGreaterThan(bound);
+            assertThat(m.reason()).isEqualTo("tier 0 holds 4 SSTables; tier 1 holds 4 SSTables; tier 2 holds 4 SSTables");
+        });
     }
 
     @Test
