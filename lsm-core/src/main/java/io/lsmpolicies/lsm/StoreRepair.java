@@ -394,7 +394,7 @@ public final class StoreRepair {
                     if (s.table() != null) {
                         SSTableReader r = SSTableReader.open(files, IoCause.MERGE, s.table(), BlockCache.ofBytes(0));
                         readers.add(r);
-                        inputs.add(r.scanInPlace(TableBuilder.MERGE_READ_AHEAD_BYTES));
+                        inputs.add(r.scanInPlace(TableBuilder.mergeReadAhead(group.size())));
                         minFlushIndex = Math.min(minFlushIndex, s.meta().minFlushIndex());
                         maxFlushIndex = Math.max(maxFlushIndex, s.meta().maxFlushIndex());
                         oldestTombstone = Math.min(oldestTombstone, s.meta().oldestTombstoneMillis());

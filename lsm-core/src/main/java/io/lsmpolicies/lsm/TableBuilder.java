@@ -32,8 +32,13 @@ import java.util.concurrent.RejectedExecutionException;
  * takes no lock.
  */
 final class TableBuilder {
-    /** A merge reads each input sequentially, this many bytes per read. */
+    /** A merge reads each input sequentially, at most this many bytes per read. */
     static final int MERGE_READ_AHEAD_BYTES = 256 * 1024;
+    /**
+     * The read-ahead buffers of one merge hold at most about this many bytes in all: a merge of many inputs (a
+     * folded cascade may take hundreds) reads less of each at a time, at least a page.
+     */
+    static final int MERGE_READ_AHEAD_BUDGET_BYTES = 16 * 1024 * 1024;
     private static final BlockCache NO_CACHE = BlockCache.ofBytes(0);
 
     private final FileLayer files;
@@ -157,6 +162,11 @@ final class TableBuilder {
         return record(number, level, bytes, meta);
     }
 
+    /** The bytes per read of each of {@code sources} sequential inputs of one merge (see the budget above). */
+    static int mergeReadAhead(int sources) {
+        return Math.min(MERGE_READ_AHEAD_BYTES, MERGE_READ_AHEAD_BUDGET_BYTES / Math.max(1, sources));
+    }
+
     /**
      * The manifest's record of SSTable {@code fileNumber} at {@code level}, {@code fileBytes} long, every other field
      * taken from the metadata it was written with (the table format's metadata stays out of the manifest's API).
@@ -214,8 +224,9 @@ final class TableBuilder {
                 if (memTable != null) {
                     sources.add(memTable.cursor());
                 }
+                int readAhead = mergeReadAhead(readers.size());
                 for (SSTableReader r : readers) {
-                    sources.add(r.scanInPlace(MERGE_READ_AHEAD_BYTES));
+                    sources.add(r.scanInPlace(readAhead));
                 }
                 EntryCursor merged = new VersionCollapse(new MergingCursor(sources), snapshots.sequences(), bottommost);
                 return write(merged, options, cutter, level, cause, minFlush, maxFlush, oldestTombstone, false,
@@ -245,7 +256,7 @@ final class TableBuilder {
             for (int i = 1; i < n; i++) {
                 byte[] from = splits.get(i - 1);
                 byte[] to = i < n - 1 ? splits.get(i) : null;
-                others.add(subcompactors.submit(() -> mergeRange(mem, readers, from, to, options, level,
+                others.add(subcompactors.submit(() -> mergeRange(mem, readers, from, to, n, options, level,
                         bottommost, provenance)));
             }
         } catch (RejectedExecutionException e) { // the store is closing: the merge fails, its submitted ranges go
@@ -253,7 +264,7 @@ final class TableBuilder {
         }
         if (failure == null) {
             try {
-                out.addAll(mergeRange(mem, readers, null, splits.get(0), options, level, bottommost, provenance));
+                out.addAll(mergeRange(mem, readers, null, splits.get(0), n, options, level, bottommost, provenance));
             } catch (IOException | RuntimeException | Error e) {
                 failure = e;
             }
@@ -302,16 +313,18 @@ final class TableBuilder {
 
     /**
      * Merges the entries of {@code mem} (if not null) and {@code readers} with keys in {@code [from, to)} into one file
-     * (none if empty).
+     * (none if empty), one of {@code ranges} ranges merged at once (they share the read-ahead budget).
      */
     private List<TableRecord> mergeRange(MemTable mem, List<SSTableReader> readers, byte[] from, byte[] to,
-            SSTableOptions options, int level, boolean bottommost, Provenance provenance) throws IOException {
+            int ranges, SSTableOptions options, int level, boolean bottommost, Provenance provenance)
+            throws IOException {
         List<EntryCursor> sources = new ArrayList<>(readers.size() + 1);
         if (mem != null) {
             sources.add(mem.cursor(from, to));
         }
+        int readAhead = mergeReadAhead(readers.size() * ranges);
         for (SSTableReader r : readers) {
-            sources.add(r.scanInPlace(MERGE_READ_AHEAD_BYTES, from, to));
+            sources.add(r.scanInPlace(readAhead, from, to));
         }
         EntryCursor merged = new VersionCollapse(new MergingCursor(sources), snapshots.sequences(), bottommost);
         return write(merged, options, OutputCutter.of(OutputCut.SINGLE_FILE), level, IoCause.MERGE,
