@@ -8,14 +8,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.lsmpolicies.merge.hyracks.BinomialMergePolicyFactory;
 import io.lsmpolicies.merge.hyracks.ComponentSequence;
 import io.lsmpolicies.merge.hyracks.MinLatencyMergePolicyFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.junit.jupiter.api.AfterAll;
@@ -191,13 +189,12 @@ class AsterixDbMergePolicyIntegrationTest {
 
     /** The type id of the merge-policy factory in a partition's local resource of {@code dataset}'s index. */
     private String localResourceMergePolicy(String dataset) throws Exception {
-        try (Stream<Path> files = Files.walk(db.storage())) {
-            Path metadata = files.filter(p -> p.getFileName().toString().equals(".metadata")
-                    && p.getParent().getFileName().toString().equals(dataset)
-                    && p.getParent().getParent().getParent().getFileName().toString().equals(dataset))
-                    .findFirst().orElseThrow(() -> new AssertionError("no local resource for " + dataset));
-            return JSON.readTree(metadata.toFile()).at("/resource/resource/mergePolicyFactory/@type").asText();
-        }
+        Path metadata = ComponentFiles.files(db.storage()).stream()
+                .filter(p -> p.getFileName().toString().equals(".metadata")
+                        && p.getParent().getFileName().toString().equals(dataset)
+                        && p.getParent().getParent().getParent().getFileName().toString().equals(dataset))
+                .findFirst().orElseThrow(() -> new AssertionError("no local resource for " + dataset));
+        return JSON.readTree(metadata.toFile()).at("/resource/resource/mergePolicyFactory/@type").asText();
     }
 
     private void awaitCount(long expected, String... datasets) throws Exception {

@@ -2,8 +2,12 @@ package io.lsmpolicies.asterix;
 
 import io.lsmpolicies.merge.hyracks.ComponentSequence;
 import java.io.IOException;
+import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -11,7 +15,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 /**
  * The disk components of a dataset's primary index, read from the files AsterixDB 0.9.8 keeps on disk: below
@@ -34,28 +37,51 @@ final class ComponentFiles {
     static Map<Integer, List<ComponentSequence>> of(Path storage, String dataverse, String dataset)
             throws IOException {
         Map<Integer, List<ComponentSequence>> byPartition = new TreeMap<>();
-        try (Stream<Path> files = Files.walk(storage)) {
-            for (Path file : (Iterable<Path>) files::iterator) {
-                Matcher name = BTREE_FILE.matcher(file.getFileName().toString());
-                Path index = file.getParent();
-                if (!name.matches() || index.getNameCount() < 5
-                        || !index.getFileName().toString().equals(dataset)
-                        || !index.getParent().getParent().getFileName().toString().equals(dataset)
-                        || !index.getParent().getParent().getParent().getFileName().toString().equals(dataverse)) {
-                    continue;
-                }
-                Matcher partition = PARTITION_DIR.matcher(index.getParent().getParent().getParent().getParent()
-                        .getFileName().toString());
-                if (!partition.matches()) {
-                    continue;
-                }
-                byPartition.computeIfAbsent(Integer.parseInt(partition.group(1)), p -> new ArrayList<>())
-                        .add(new ComponentSequence(Long.parseLong(name.group(1)), Long.parseLong(name.group(2))));
+        for (Path file : files(storage)) {
+            Matcher name = BTREE_FILE.matcher(file.getFileName().toString());
+            Path index = file.getParent();
+            if (!name.matches() || index.getNameCount() < 5
+                    || !index.getFileName().toString().equals(dataset)
+                    || !index.getParent().getParent().getFileName().toString().equals(dataset)
+                    || !index.getParent().getParent().getParent().getFileName().toString().equals(dataverse)) {
+                continue;
             }
+            Matcher partition = PARTITION_DIR.matcher(index.getParent().getParent().getParent().getParent()
+                    .getFileName().toString());
+            if (!partition.matches()) {
+                continue;
+            }
+            byPartition.computeIfAbsent(Integer.parseInt(partition.group(1)), p -> new ArrayList<>())
+                    .add(new ComponentSequence(Long.parseLong(name.group(1)), Long.parseLong(name.group(2))));
         }
         byPartition.values().forEach(list -> list.sort(Comparator.comparingLong(ComponentSequence::start)
                 .thenComparingLong(ComponentSequence::end)));
         return byPartition;
+    }
+
+    /**
+     * Every file below {@code root}, as it is while AsterixDB runs: a file or directory that goes between its
+     * listing and its visit (a query's temporary result file, a merged component's input) is left out, where
+     * {@link Files#walk} would throw.
+     */
+    static List<Path> files(Path root) throws IOException {
+        List<Path> out = new ArrayList<>();
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+                out.add(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                if (e instanceof NoSuchFileException) {
+                    return FileVisitResult.CONTINUE;
+                }
+                throw e;
+            }
+        });
+        return out;
     }
 
     /** Whether {@code oldestFirst} is a settled stack: ranges that follow each other without overlap. */
