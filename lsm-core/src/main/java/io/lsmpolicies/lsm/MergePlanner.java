@@ -90,27 +90,26 @@ final class MergePlanner {
      * @param compacting    the tables running merges read
      * @param lastAccess    each table's last read
      * @param newFileNumber numbers for the tables the cascade would create (previews only)
-     * @throws IllegalStateException         if the policy asks to merge a table that is not live or already merging,
-     *                                       or asks for more than {@link FlushPlanner#MAX_JOBS} merges
+     * @throws IllegalStateException         as {@link FlushPlanner#merges}: the policy asks to merge a table already
+     *                                       merging, or for more than {@link FlushPlanner#MAX_JOBS} merges
      * @throws UnsupportedOperationException if it asks for anything but real merges into one level-0 table
      */
     static Consultation planFolded(MergePolicy policy, ComponentSet set, PolicyState state, Set<Long> compacting,
             ToLongFunction<TableRecord> lastAccess, LongSupplier newFileNumber) {
         FlushPlanner.Plan plan = FlushPlanner.merges(policy, state, set,
                 s -> PolicyViews.of(s, compacting, lastAccess), newFileNumber);
+        if (plan.tables().isEmpty()) { // after most flushes: no view of the set is built for nothing
+            return new Consultation(List.of(), plan.state(), false);
+        }
+        // the cascade refused busy inputs; MergeScheduler.start checks them again as it marks them
         List<SSTableInfo> live = PolicyViews.of(set, compacting, lastAccess).levels().stream()
                 .flatMap(l -> l.runs().stream()).flatMap(r -> r.tables().stream()).toList();
-        Set<Long> busy = new HashSet<>(compacting);
         List<MergeJob> start = new ArrayList<>();
         for (FlushPlanner.PlannedTable t : plan.tables()) {
             Set<Long> ids = Set.copyOf(t.realInputs());
             // inputs in the view's order (newest first), as the policy's own stack merges list them
-            List<SSTableInfo> inputs = live.stream().filter(i -> ids.contains(i.id())).toList();
-            MergeJob job = new MergeJob(inputs, t.level(), OutputCut.SINGLE_FILE, MergeKind.REAL,
-                    String.join("; ", t.reasons()));
-            checkInputs(policy, job, id -> set.table(id).isPresent(), busy);
-            job.inputs().forEach(i -> busy.add(i.id()));
-            start.add(job);
+            start.add(new MergeJob(live.stream().filter(i -> ids.contains(i.id())).toList(), t.level(),
+                    OutputCut.SINGLE_FILE, MergeKind.REAL, String.join("; ", t.reasons())));
         }
         return new Consultation(start, plan.state(), false);
     }
